@@ -1,0 +1,3 @@
+export default function AdminPostEdit() {
+  return <h1>AdminPostEdit</h1>;
+}

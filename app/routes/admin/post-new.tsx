@@ -1,0 +1,3 @@
+export default function AdminPostNew() {
+  return <h1>AdminPostNew</h1>;
+}

@@ -1,0 +1,3 @@
+export default function AdminPosts() {
+  return <h1>AdminPosts</h1>;
+}

@@ -1,0 +1,3 @@
+export default function Categories() {
+  return <h1>Categories</h1>;
+}

@@ -1,0 +1,3 @@
+export default function Category() {
+  return <h1>Category</h1>;
+}

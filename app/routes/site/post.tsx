@@ -1,0 +1,3 @@
+export default function Post() {
+  return <h1>Post</h1>;
+}

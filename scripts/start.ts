@@ -1,0 +1,45 @@
+// `npm start`: install what is missing, build what is stale, then run the production server.
+// Uses nothing outside Node itself, because it runs before dependencies exist.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 18)) {
+  console.error(`This blog needs Node.js 22.18 or newer; this is ${process.version}. See README.md, "Quick start".`);
+  process.exit(1);
+}
+
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function newestChange(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stats = statSync(target);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return readdirSync(target).reduce((newest, entry) => Math.max(newest, newestChange(path.join(target, entry))), 0);
+}
+
+const installedLock = "node_modules/.package-lock.json";
+if (!existsSync(installedLock) || newestChange("package-lock.json") > newestChange(installedLock)) {
+  console.log("Installing dependencies…");
+  run(npm, ["ci", "--no-audit", "--no-fund"]);
+}
+
+const buildOutput = "build/server/index.js";
+const buildInputs = ["app", "server", "public", "package-lock.json", "vite.config.ts", "react-router.config.ts"];
+if (newestChange(buildOutput) < Math.max(...buildInputs.map(newestChange))) {
+  console.log("Building…");
+  run(npm, ["run", "build"]);
+}
+
+const server = spawn(process.execPath, ["server.ts"], {
+  stdio: "inherit",
+  env: { NODE_ENV: "production", ...process.env },
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

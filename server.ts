@@ -1,0 +1,98 @@
+// The Node entry: config → database → services → HTTP listener, and the reverse on SIGTERM.
+// Production runs the server bundle (build/server); `--dev` loads the same module through Vite.
+import type { Server } from "node:http";
+import path from "node:path";
+import type { ViteDevServer } from "vite";
+
+type ServerModule = typeof import("./server/app.ts");
+
+const dev = process.argv.includes("--dev");
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function loadServerModule(): Promise<{ server: ServerModule; vite?: ViteDevServer }> {
+  if (!dev) {
+    const bundlePath = "./build/server/index.js";
+    return { server: (await import(bundlePath)) as ServerModule };
+  }
+  const { createServer } = await import("vite");
+  const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
+  return { server: (await vite.ssrLoadModule("./server/app.ts")) as ServerModule, vite };
+}
+
+async function main(): Promise<void> {
+  const { server, vite } = await loadServerModule();
+
+  let config;
+  try {
+    config = server.parseConfig({ NODE_ENV: dev ? "development" : "production", ...process.env });
+  } catch (error) {
+    if (error instanceof server.ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = server.createLogger(config.logLevel);
+
+  let database;
+  try {
+    database = await server.openDatabase(config.database);
+  } catch (error) {
+    if (error instanceof server.DatabaseUnavailableError) {
+      logger.fatal(`${error.message} (DATABASE_URL=${redactUrl(process.env.DATABASE_URL)})`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const services = server.createServices({ db: database.db, dialect: database.dialect });
+  await server.prepareDatabase(database, config, services, logger);
+
+  const app = server.createHttpApp({
+    config,
+    services,
+    logger,
+    sessionSecret: server.resolveSessionSecret(config),
+    build: vite
+      ? async () => (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerModule["build"]
+      : server.build,
+    assets: vite ? { viteMiddleware: vite.middlewares } : { clientDir: path.resolve("build/client") },
+  });
+
+  const listener: Server = app.listen(config.port, config.host, () => {
+    const address = listener.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    logger.info(`Blog ready at http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
+  });
+  const hasAdmin = await services.auth.hasAnyAdmin();
+  if (!hasAdmin) {
+    logger.warn("No admin account yet: run `npm run blog -- create-admin`, or set ADMIN_EMAIL and ADMIN_PASSWORD.");
+  }
+
+  let shuttingDown = false;
+  const shutdown = (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info(`${signal} received: finishing in-flight requests`);
+    const forceExit = setTimeout(() => {
+      logger.warn("requests still open after the grace period; closing them");
+      listener.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    forceExit.unref();
+    listener.close(async () => {
+      await vite?.close();
+      await database.close();
+      logger.info("stopped");
+      process.exit(0);
+    });
+    listener.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+function redactUrl(url: string | undefined): string {
+  return (url ?? "file:./data/blog.sqlite").replace(/\/\/[^@/]*@/, "//***@");
+}
+
+await main();

@@ -1,0 +1,116 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFlag = z.enum(["0", "1", "true", "false"]).transform((value) => value === "1" || value === "true");
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+  .transform((value) => value.replace(/\/+$/, ""));
+
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine((value) => /^file:.+/.test(value) || /^postgres(ql)?:\/\/.+/.test(value), {
+    message: "must be file:<path> or postgres://user@host:port/database",
+  });
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().trim().min(1).default("127.0.0.1"),
+    DATABASE_URL: databaseUrl.default("file:./data/blog.sqlite"),
+    SITE_URL: httpUrl.optional(),
+    SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    ABOUT_URL: httpUrl.default("https://example.com/about"),
+    SOURCE_URL: httpUrl.default("https://example.com/source"),
+    BLOG_DEMO: booleanFlag.default(true),
+    ADMIN_EMAIL: z.email("must be an email address").optional(),
+    ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").max(256).optional(),
+    TRUST_PROXY: booleanFlag.default(false),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
+    message: "must be set together with ADMIN_EMAIL",
+    path: ["ADMIN_PASSWORD"],
+  });
+
+export type DatabaseTarget =
+  { dialect: "sqlite"; filename: string } | { dialect: "postgres"; connectionString: string };
+
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  dataDir: string;
+  siteUrl: string;
+  sessionSecret: string | undefined;
+  aboutUrl: string;
+  sourceUrl: string;
+  loadDemoContent: boolean;
+  initialAdmin: { email: string; password: string } | undefined;
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+function parseDatabaseTarget(url: string): DatabaseTarget {
+  if (url.startsWith("file:")) {
+    return { dialect: "sqlite", filename: path.resolve(url.slice("file:".length)) };
+  }
+  return { dialect: "postgres", connectionString: url };
+}
+
+/** Parses the environment once at boot; throws a ConfigError naming the first bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const blankAsUnset = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = envSchema.safeParse(blankAsUnset);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const variable = issue?.path.join(".") || "environment";
+    throw new ConfigError(`Invalid configuration: ${variable} ${issue?.message ?? "is invalid"}`);
+  }
+  const parsed = result.data;
+  const database = parseDatabaseTarget(parsed.DATABASE_URL);
+  return {
+    env: parsed.NODE_ENV,
+    port: parsed.PORT,
+    host: parsed.HOST,
+    database,
+    dataDir: database.dialect === "sqlite" ? path.dirname(database.filename) : path.resolve("data"),
+    siteUrl: parsed.SITE_URL ?? `http://localhost:${parsed.PORT}`,
+    sessionSecret: parsed.SESSION_SECRET,
+    aboutUrl: parsed.ABOUT_URL,
+    sourceUrl: parsed.SOURCE_URL,
+    loadDemoContent: parsed.BLOG_DEMO,
+    initialAdmin:
+      parsed.ADMIN_EMAIL && parsed.ADMIN_PASSWORD
+        ? { email: parsed.ADMIN_EMAIL, password: parsed.ADMIN_PASSWORD }
+        : undefined,
+    trustProxy: parsed.TRUST_PROXY,
+    logLevel: parsed.LOG_LEVEL,
+  };
+}
+
+/**
+ * The cookie-signing secret: SESSION_SECRET when set, otherwise one generated on first
+ * start and kept in the data directory so sessions survive restarts. Several app
+ * servers must share one, so they set SESSION_SECRET.
+ */
+export function resolveSessionSecret(config: Config): string {
+  if (config.sessionSecret) return config.sessionSecret;
+  const secretFile = path.join(config.dataDir, "session-secret");
+  if (existsSync(secretFile)) return readFileSync(secretFile, "utf8").trim();
+  mkdirSync(config.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(secretFile, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,81 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import type { DatabaseTarget } from "../config.ts";
+import type { Database } from "./schema.ts";
+
+export type Dialect = DatabaseTarget["dialect"];
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close: () => Promise<void>;
+  /** SQLite only: an online, consistent copy of the database while it keeps serving. */
+  backupTo?: (file: string) => Promise<void>;
+}
+
+export class DatabaseUnavailableError extends Error {
+  override name = "DatabaseUnavailableError";
+}
+
+const CONNECT_TIMEOUT_MS = 5_000;
+
+// PostgreSQL BIGINT (count(*)) arrives as a string by default; our counts fit in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+function openSqlite(filename: string): DatabaseHandle {
+  if (filename !== ":memory:") mkdirSync(path.dirname(filename), { recursive: true });
+  const database = new SqliteDatabase(filename, { timeout: CONNECT_TIMEOUT_MS });
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  database.pragma("foreign_keys = ON");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    dialect: "sqlite",
+    close: () => db.destroy(),
+    backupTo: async (file) => {
+      await database.backup(file);
+    },
+  };
+}
+
+function openPostgres(connectionString: string): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    max: 10,
+  });
+  // An idle client that loses its server emits here; without a listener Node would crash.
+  pool.on("error", () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: "postgres", close: () => db.destroy() };
+}
+
+/** Opens the database and proves it answers, failing within a few seconds rather than hanging. */
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  let handle: DatabaseHandle;
+  try {
+    handle = target.dialect === "sqlite" ? openSqlite(target.filename) : openPostgres(target.connectionString);
+  } catch (error) {
+    throw new DatabaseUnavailableError(`Cannot open the database: ${describe(error)}`);
+  }
+  try {
+    await pingDatabase(handle.db);
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw new DatabaseUnavailableError(`Cannot reach the database: ${describe(error)}`);
+  }
+  return handle;
+}
+
+export async function pingDatabase(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+function describe(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
+  return error instanceof Error ? error.message || error.name : String(error);
+}

@@ -1,0 +1,298 @@
+import { randomBytes } from "node:crypto";
+import { type Kysely, type Selectable, type Transaction, sql } from "kysely";
+import type { Dialect } from "../db/connect.ts";
+import type { Database, PostsTable } from "../db/schema.ts";
+import { htmlToText } from "../html.ts";
+
+export interface Post {
+  id: string;
+  title: string;
+  content: string;
+  excerpt: string;
+  author: string;
+  coverImage: string;
+  category: string;
+  tags: string[];
+  published: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PostFields {
+  title: string;
+  content: string;
+  excerpt: string;
+  author: string;
+  coverImage: string;
+  category: string;
+  tags: string[];
+  published: boolean;
+}
+
+export interface CategorySummary {
+  category: string;
+  postCount: number;
+  firstExcerpt: string;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function toIsoString(value: Date | string): string {
+  return new Date(value).toISOString();
+}
+
+export function newId(): string {
+  return randomBytes(12).toString("base64url");
+}
+
+/**
+ * The publishing rule: the one filter every public query starts from, so a draft
+ * can never reach a visitor by a query that forgot it.
+ */
+export function selectPublicPosts(db: Db) {
+  return db.selectFrom("posts").where("posts.published", "=", 1);
+}
+
+async function withTags(db: Db, rows: Selectable<PostsTable>[]): Promise<Post[]> {
+  if (rows.length === 0) return [];
+  const tagRows = await db
+    .selectFrom("post_tags")
+    .select(["post_id", "tag"])
+    .where(
+      "post_id",
+      "in",
+      rows.map((row) => row.id),
+    )
+    .orderBy("post_id")
+    .orderBy("position")
+    .execute();
+  const tagsByPost = new Map<string, string[]>();
+  for (const { post_id, tag } of tagRows) {
+    const tags = tagsByPost.get(post_id) ?? [];
+    tags.push(tag);
+    tagsByPost.set(post_id, tags);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    excerpt: row.excerpt,
+    author: row.author,
+    coverImage: row.cover_image,
+    category: row.category,
+    tags: tagsByPost.get(row.id) ?? [],
+    published: row.published === 1,
+    createdAt: toIsoString(row.created_at),
+    updatedAt: toIsoString(row.updated_at),
+  }));
+}
+
+export async function listPublishedPosts(db: Db, options: { limit?: number } = {}): Promise<Post[]> {
+  let query = selectPublicPosts(db).selectAll("posts").orderBy("created_at", "desc").orderBy("id");
+  if (options.limit !== undefined) query = query.limit(options.limit);
+  return withTags(db, await query.execute());
+}
+
+export async function listPublishedPostsByCategory(
+  db: Db,
+  category: string,
+  options: { limit?: number; excludeId?: string; random?: boolean } = {},
+): Promise<Post[]> {
+  let query = selectPublicPosts(db).selectAll("posts").where("category", "=", category);
+  if (options.excludeId !== undefined) query = query.where("id", "!=", options.excludeId);
+  query = options.random ? query.orderBy(sql`random()`) : query.orderBy("created_at", "desc").orderBy("id");
+  if (options.limit !== undefined) query = query.limit(options.limit);
+  return withTags(db, await query.execute());
+}
+
+/** The newest `perCategory` published posts of every category, in one query. */
+export async function listNewestPublishedPostsPerCategory(db: Db, perCategory: number): Promise<Post[]> {
+  const ranked = selectPublicPosts(db)
+    .selectAll("posts")
+    .select(sql<number>`row_number() over (partition by category order by created_at desc, id)`.as("rank"))
+    .as("ranked");
+  const rows = await db
+    .selectFrom(ranked)
+    .selectAll()
+    .where("rank", "<=", perCategory)
+    .orderBy("category")
+    .orderBy("rank")
+    .execute();
+  return withTags(
+    db,
+    rows.map(({ rank: _rank, ...post }) => post),
+  );
+}
+
+export async function summarisePublishedCategories(db: Db): Promise<CategorySummary[]> {
+  const ranked = selectPublicPosts(db)
+    .select([
+      "category",
+      "excerpt",
+      sql<number>`row_number() over (partition by category order by created_at desc, id)`.as("rank"),
+      sql<number>`count(*) over (partition by category)`.as("post_count"),
+    ])
+    .as("ranked");
+  const rows = await db
+    .selectFrom(ranked)
+    .select(["category", "excerpt", "post_count"])
+    .where("rank", "=", 1)
+    .orderBy("post_count", "desc")
+    .orderBy("category")
+    .execute();
+  return rows.map((row) => ({
+    category: row.category,
+    postCount: Number(row.post_count),
+    firstExcerpt: row.excerpt,
+  }));
+}
+
+const TRIGRAM = 3;
+
+function escapeLikePattern(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/**
+ * Case-insensitive substring search over title, content text and tags, answered by a
+ * trigram index: FTS5's trigram tokenizer on SQLite, pg_trgm on PostgreSQL. Queries
+ * shorter than a trigram cannot use either index and fall back to a scan of the
+ * search table, which is still correct.
+ */
+export async function searchPublishedPosts(db: Db, dialect: Dialect, query: string): Promise<Post[]> {
+  const needle = query.trim();
+  if (needle === "") return listPublishedPosts(db);
+  const likePattern = `%${escapeLikePattern(needle)}%`;
+  let matches;
+  if (dialect === "postgres") {
+    matches = db
+      .selectFrom("post_search")
+      .select("post_id")
+      .where(sql<boolean>`search_text ilike ${likePattern} escape '\\'`);
+  } else if ([...needle].length >= TRIGRAM) {
+    const phrase = `"${needle.replaceAll('"', '""')}"`;
+    matches = db
+      .selectFrom("post_search")
+      .select("post_id")
+      .where(sql<boolean>`post_search match ${phrase}`);
+  } else {
+    matches = db
+      .selectFrom("post_search")
+      .select("post_id")
+      .where(sql<boolean>`search_text like ${likePattern} escape '\\'`);
+  }
+  const rows = await selectPublicPosts(db)
+    .selectAll("posts")
+    .where("id", "in", matches)
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .execute();
+  return withTags(db, rows);
+}
+
+export async function findPostById(db: Db, id: string): Promise<Post | undefined> {
+  const row = await db.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? (await withTags(db, [row]))[0] : undefined;
+}
+
+/** Every post, drafts included, newest first: the admin list. `filter` matches title, author or category. */
+export async function listAllPosts(db: Db, filter = ""): Promise<Post[]> {
+  let query = db.selectFrom("posts").selectAll().orderBy("created_at", "desc").orderBy("id");
+  const needle = filter.trim().toLowerCase();
+  if (needle) {
+    const pattern = `%${escapeLikePattern(needle)}%`;
+    query = query.where((eb) =>
+      eb.or(
+        ["title", "author", "category"].map(
+          (column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`,
+        ),
+      ),
+    );
+  }
+  return withTags(db, await query.execute());
+}
+
+async function writeTagsAndSearch(db: Db, id: string, fields: PostFields): Promise<void> {
+  await db.deleteFrom("post_tags").where("post_id", "=", id).execute();
+  if (fields.tags.length > 0) {
+    await db
+      .insertInto("post_tags")
+      .values(fields.tags.map((tag, position) => ({ post_id: id, tag, tag_key: tag.toLowerCase(), position })))
+      .execute();
+  }
+  await db.deleteFrom("post_search").where("post_id", "=", id).execute();
+  await db
+    .insertInto("post_search")
+    .values({
+      post_id: id,
+      search_text: [fields.title, htmlToText(fields.content), fields.tags.join(" ")].join("\n"),
+    })
+    .execute();
+}
+
+function toRow(fields: PostFields) {
+  return {
+    title: fields.title,
+    content: fields.content,
+    excerpt: fields.excerpt,
+    author: fields.author,
+    cover_image: fields.coverImage,
+    category: fields.category,
+    published: fields.published ? 1 : 0,
+  };
+}
+
+export async function insertPost(
+  db: Kysely<Database>,
+  fields: PostFields,
+  timestamps: { createdAt: string; updatedAt: string },
+): Promise<Post> {
+  return db.transaction().execute(async (trx) => {
+    const id = newId();
+    await trx
+      .insertInto("posts")
+      .values({ id, ...toRow(fields), created_at: timestamps.createdAt, updated_at: timestamps.updatedAt })
+      .execute();
+    await writeTagsAndSearch(trx, id, fields);
+    const post = await findPostById(trx, id);
+    if (!post) throw new Error(`Post ${id} vanished after insert`);
+    return post;
+  });
+}
+
+export async function updatePost(
+  db: Kysely<Database>,
+  id: string,
+  fields: PostFields,
+  updatedAt: string,
+): Promise<Post | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("posts")
+      .set({ ...toRow(fields), updated_at: updatedAt })
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    await writeTagsAndSearch(trx, id, fields);
+    return findPostById(trx, id);
+  });
+}
+
+/** Deletes the post, its comments, tags and search row in one transaction. */
+export async function deletePost(db: Kysely<Database>, id: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("comments").where("post_id", "=", id).execute();
+    await trx.deleteFrom("post_tags").where("post_id", "=", id).execute();
+    await trx.deleteFrom("post_search").where("post_id", "=", id).execute();
+    const result = await trx.deleteFrom("posts").where("id", "=", id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  });
+}
+
+export async function countPosts(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("posts")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

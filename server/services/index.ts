@@ -1,0 +1,25 @@
+import type { Kysely } from "kysely";
+import { type Dialect, pingDatabase } from "../db/connect.ts";
+import type { Database } from "../db/schema.ts";
+import { createAuthService } from "./auth.ts";
+import { createCommentService } from "./comments.ts";
+import type { ScryptCost } from "./passwords.ts";
+import { createPostService } from "./posts.ts";
+
+export interface ServiceDeps {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  now?: () => Date;
+  passwordCost?: ScryptCost;
+}
+
+export function createServices({ db, dialect, now = () => new Date(), passwordCost }: ServiceDeps) {
+  return {
+    posts: createPostService({ db, dialect, now }),
+    comments: createCommentService({ db, now }),
+    auth: createAuthService({ db, now, passwordCost }),
+    health: { check: () => pingDatabase(db) },
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

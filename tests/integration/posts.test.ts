@@ -1,0 +1,226 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "../../server/db/connect.ts";
+import { isDomainError } from "../../server/errors.ts";
+import { createServices, type Services } from "../../server/services/index.ts";
+import { createTestDatabase, testDialects } from "../support/databases.ts";
+import { createManualClock, createPosts } from "../support/factories.ts";
+
+describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
+  let handle: DatabaseHandle;
+  let services: Services;
+  let clock: ReturnType<typeof createManualClock>;
+
+  beforeEach(async (context) => {
+    if (skip) context.skip();
+    handle = await createTestDatabase(dialect);
+    clock = createManualClock();
+    services = createServices({ db: handle.db, dialect, now: clock.now });
+  });
+  afterEach(async () => {
+    await handle?.close();
+  });
+
+  it("never shows a draft on any public surface", async () => {
+    const [published, draft] = await createPosts(services, clock, [
+      { title: "Visible lighthouse", category: "Design", tags: ["lamps"] },
+      { title: "Secret lighthouse", category: "Design", tags: ["lamps"], published: false },
+    ]);
+    const draftId = draft!.id;
+    const visibleIds = (posts: { id: string }[]) => posts.map((post) => post.id);
+
+    expect(visibleIds(await services.posts.listPublishedPosts())).toEqual([published!.id]);
+    expect(visibleIds(await services.posts.listPublishedPosts("lighthouse"))).toEqual([published!.id]);
+    expect(visibleIds(await services.posts.listPublishedPosts("lamps"))).toEqual([published!.id]);
+    expect(visibleIds((await services.posts.listCategoryPosts("design")).posts)).toEqual([published!.id]);
+    const home = await services.posts.getHomePage();
+    expect(home.featured?.id).toBe(published!.id);
+    expect(home.categories.flatMap((section) => visibleIds(section.posts))).not.toContain(draftId);
+    expect(await services.posts.summariseCategories()).toEqual([
+      { category: "Design", postCount: 1, firstExcerpt: published!.excerpt },
+    ]);
+    const { related } = await services.posts.getPublicPost(published!.id);
+    expect(visibleIds(related)).not.toContain(draftId);
+    await expect(services.posts.getPublicPost(draftId)).rejects.toSatisfy((error) =>
+      isDomainError(error, "POST_NOT_AVAILABLE"),
+    );
+  });
+
+  it("lists published posts newest first", async () => {
+    const created = await createPosts(services, clock, [{}, {}, {}]);
+    const listed = await services.posts.listPublishedPosts();
+    expect(listed.map((post) => post.id)).toEqual(created.map((post) => post.id).reverse());
+  });
+
+  it("builds the home page: featured, the next six, and three per category", async () => {
+    const created = await createPosts(
+      services,
+      clock,
+      Array.from({ length: 10 }, (_, index) => ({ category: index % 2 === 0 ? "Business" : "Design" })),
+    );
+    const newestFirst = created.map((post) => post.id).reverse();
+    const home = await services.posts.getHomePage();
+    expect(home.featured?.id).toBe(newestFirst[0]);
+    expect(home.latest.map((post) => post.id)).toEqual(newestFirst.slice(1, 7));
+    expect(home.categories.map((section) => [section.category, section.posts.length])).toEqual([
+      ["Business", 3],
+      ["Design", 3],
+    ]);
+    const business = home.categories.find((section) => section.category === "Business")!;
+    expect(business.posts.map((post) => post.id)).toEqual(
+      created
+        .filter((post) => post.category === "Business")
+        .map((post) => post.id)
+        .reverse()
+        .slice(0, 3),
+    );
+  });
+
+  describe("search", () => {
+    beforeEach(async () => {
+      await createPosts(services, clock, [
+        { title: "Typing TypeScript fast", content: "<p>Generics and <strong>inference</strong>.</p>", tags: ["ts"] },
+        { title: "Colour theory", content: "<p>Contrast matters: 100% of readers agree.</p>", tags: ["Accessibility"] },
+        { title: "Pricing work", content: "<p>Charge for value_based outcomes.</p>", tags: ["freelance"] },
+      ]);
+    });
+    const titlesFor = async (query: string) =>
+      (await services.posts.listPublishedPosts(query)).map((post) => post.title);
+
+    it("matches title, content text and tags, ignoring case", async () => {
+      expect(await titlesFor("typescript")).toEqual(["Typing TypeScript fast"]);
+      expect(await titlesFor("INFERENCE")).toEqual(["Typing TypeScript fast"]);
+      expect(await titlesFor("accessib")).toEqual(["Colour theory"]);
+    });
+
+    it("does not match markup, only text", async () => {
+      expect(await titlesFor("strong")).toEqual([]);
+    });
+
+    it("answers queries shorter than a trigram", async () => {
+      expect(await titlesFor("ts")).toEqual(["Typing TypeScript fast"]);
+      expect(await titlesFor("%")).toEqual(["Colour theory"]);
+      expect(await titlesFor("_")).toEqual(["Pricing work"]);
+    });
+
+    it("treats SQL and pattern metacharacters literally", async () => {
+      expect(await titlesFor("100%")).toEqual(["Colour theory"]);
+      expect(await titlesFor("value_based")).toEqual(["Pricing work"]);
+      expect(await titlesFor("e_b")).toEqual(["Pricing work"]);
+      for (const query of ["' or 1=1 --", '"quoted"', "back\\slash", "a*b", "(x|y)", "NEAR(a b)", "é中文🙂"]) {
+        expect(await titlesFor(query)).toEqual([]);
+      }
+    });
+
+    it("copes with a 10,000-character query", async () => {
+      expect(await titlesFor("x".repeat(10_000))).toEqual([]);
+    });
+  });
+
+  it("summarises categories by count, with the newest post's excerpt", async () => {
+    await createPosts(services, clock, [
+      { category: "Design", excerpt: "older design" },
+      { category: "Business", excerpt: "only business" },
+      { category: "Design", excerpt: "newest design" },
+    ]);
+    expect(await services.posts.summariseCategories()).toEqual([
+      { category: "Design", postCount: 2, firstExcerpt: "newest design" },
+      { category: "Business", postCount: 1, firstExcerpt: "only business" },
+    ]);
+  });
+
+  it("lists a category from its lower-case route value and refuses unknown ones", async () => {
+    const [design] = await createPosts(services, clock, [{ category: "Design" }, { category: "Business" }]);
+    const result = await services.posts.listCategoryPosts("design");
+    expect(result.category).toBe("Design");
+    expect(result.posts.map((post) => post.id)).toEqual([design!.id]);
+    await expect(services.posts.listCategoryPosts("cooking")).rejects.toSatisfy((error) =>
+      isDomainError(error, "CATEGORY_NOT_FOUND"),
+    );
+  });
+
+  it("picks up to three related posts of the same category, never the post itself", async () => {
+    const created = await createPosts(services, clock, [
+      ...Array.from({ length: 5 }, () => ({ category: "Tutorials" as const })),
+      { category: "Business" },
+    ]);
+    const current = created[0]!;
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const { related } = await services.posts.getPublicPost(current.id);
+      expect(related).toHaveLength(3);
+      for (const post of related) {
+        expect(post.category).toBe("Tutorials");
+        expect(post.id).not.toBe(current.id);
+      }
+    }
+  });
+
+  it("sets both timestamps on create and only updatedAt on update", async () => {
+    const [post] = await createPosts(services, clock, [{ tags: [" css ", "CSS", "", "grid"] }]);
+    expect(post!.createdAt).toBe(clock.now().toISOString());
+    expect(post!.updatedAt).toBe(post!.createdAt);
+    expect(post!.tags).toEqual(["css", "grid"]);
+
+    clock.advance(3_600_000);
+    const updated = await services.posts.updatePost(post!.id, {
+      ...post!,
+      category: "Design",
+      title: "Renamed",
+      tags: ["grid", "layout"],
+      published: false,
+    });
+    expect(updated.title).toBe("Renamed");
+    expect(updated.createdAt).toBe(post!.createdAt);
+    expect(updated.updatedAt).toBe(clock.now().toISOString());
+    expect(updated.tags).toEqual(["grid", "layout"]);
+    expect(await services.posts.listPublishedPosts("renamed")).toEqual([]);
+    expect((await services.posts.listAllPosts("renamed")).map((found) => found.id)).toEqual([post!.id]);
+  });
+
+  it("filters the admin list by title, author or category, ignoring case", async () => {
+    await createPosts(services, clock, [
+      { title: "Alpha", author: "Grace", category: "Design" },
+      { title: "Beta", author: "Linus", category: "Business", published: false },
+    ]);
+    const titles = async (filter: string) => (await services.posts.listAllPosts(filter)).map((post) => post.title);
+    expect(await titles("")).toEqual(["Beta", "Alpha"]);
+    expect(await titles("alp")).toEqual(["Alpha"]);
+    expect(await titles("LINUS")).toEqual(["Beta"]);
+    expect(await titles("design")).toEqual(["Alpha"]);
+    expect(await titles("%")).toEqual([]);
+  });
+
+  it("deletes a post together with its comments", async () => {
+    const [kept, doomed] = await createPosts(services, clock, [{}, {}]);
+    await services.comments.addComment(kept!.id, { author: "Ann", content: "Stays" });
+    await services.comments.addComment(doomed!.id, { author: "Bob", content: "Goes" });
+    expect(await services.posts.deletePost(doomed!.id)).toBe(true);
+    expect(await services.posts.deletePost(doomed!.id)).toBe(false);
+    await expect(services.posts.getPublicPost(doomed!.id)).rejects.toSatisfy((error) =>
+      isDomainError(error, "POST_NOT_FOUND"),
+    );
+    const remaining = await handle.db.selectFrom("comments").select("content").execute();
+    expect(remaining).toEqual([{ content: "Stays" }]);
+  });
+
+  it("answers malformed and unknown ids with not found, without touching anything", async () => {
+    for (const id of ["", "nope", "../etc/passwd", "x".repeat(500), "%00"]) {
+      await expect(services.posts.getPublicPost(id)).rejects.toSatisfy((error) =>
+        isDomainError(error, "POST_NOT_FOUND"),
+      );
+    }
+    expect(await services.posts.deletePost("' or 1=1 --")).toBe(false);
+  });
+
+  it("sanitises post HTML before it is shown", async () => {
+    const [post] = await createPosts(services, clock, [
+      {
+        content:
+          '<h2>Hi</h2><p onclick="steal()">Text <a href="javascript:alert(1)">bad</a> <a href="https://ok.example">ok</a></p><script>alert(1)</script><img src="x" onerror="alert(1)">',
+      },
+    ]);
+    const { post: shown } = await services.posts.getPublicPost(post!.id);
+    expect(shown.content).toContain("<h2>Hi</h2>");
+    expect(shown.content).toContain('<a href="https://ok.example">ok</a>');
+    expect(shown.content).not.toMatch(/script|onclick|onerror|javascript:/);
+  });
+});

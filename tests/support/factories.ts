@@ -1,0 +1,48 @@
+import type { PostInput } from "../../app/schemas/post.ts";
+import type { Post } from "../../server/repositories/posts.ts";
+import type { Services } from "../../server/services/index.ts";
+
+let sequence = 0;
+
+export function buildPostInput(overrides: Partial<PostInput> = {}): PostInput {
+  sequence += 1;
+  return {
+    title: `Post number ${sequence}`,
+    content: `<p>Body of post ${sequence}.</p>`,
+    excerpt: `Excerpt of post ${sequence}.`,
+    author: "Ada Writer",
+    coverImage: "https://images.example.com/cover.jpg",
+    category: "Development",
+    tags: [],
+    published: true,
+    ...overrides,
+  };
+}
+
+/** A clock the test moves by hand, so orderings and timestamps are exact. */
+export function createManualClock(start = new Date("2026-03-05T10:00:00.000Z")) {
+  let current = start.getTime();
+  return {
+    now: () => new Date(current),
+    advance(ms: number) {
+      current += ms;
+    },
+  };
+}
+
+/** Creates posts one clock tick apart, oldest first, so the last one is the newest. */
+export async function createPosts(
+  services: Services,
+  clock: ReturnType<typeof createManualClock>,
+  inputs: Partial<PostInput>[],
+): Promise<Post[]> {
+  const created: Post[] = [];
+  for (const overrides of inputs) {
+    clock.advance(60_000);
+    created.push(await services.posts.createPost(buildPostInput(overrides)));
+  }
+  return created;
+}
+
+/** Cheap scrypt parameters: the format and checks are the same, the cost is not what tests measure. */
+export const TEST_PASSWORD_COST = { N: 1024, r: 8, p: 1 };
