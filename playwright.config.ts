@@ -1,8 +1,37 @@
 import { defineConfig, devices } from "@playwright/test";
 
-const port = Number(process.env.E2E_PORT ?? 3111);
-export const E2E_BASE_URL = `http://localhost:${port}`;
+// Two servers, each on its own fresh SQLite database with demo content, so admin tests that
+// publish or delete posts never change what the public-site tests are reading.
+const sitePort = Number(process.env.E2E_SITE_PORT ?? 3111);
+const adminPort = Number(process.env.E2E_ADMIN_PORT ?? 3112);
+export const E2E_SITE_URL = `http://localhost:${sitePort}`;
+export const E2E_ADMIN_URL = `http://localhost:${adminPort}`;
 export const E2E_ADMIN = { email: "admin@example.com", password: "correct horse battery staple" };
+export const E2E_ABOUT_URL = "https://about.example.org/me";
+export const E2E_SOURCE_URL = "https://source.example.org/blog";
+
+function blogServer(name: string, port: number, url: string) {
+  return {
+    command: `rm -rf .e2e-data/${name} && node server.ts`,
+    url: `${url}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: {
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITE_URL: url,
+      DATABASE_URL: `file:./.e2e-data/${name}/blog.sqlite`,
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      ABOUT_URL: E2E_ABOUT_URL,
+      SOURCE_URL: E2E_SOURCE_URL,
+      LOG_LEVEL: "warn",
+    },
+  };
+}
 
 // Debian's Chromium, never a downloaded browser; flags keep it off the (closed) network.
 const chromiumArgs = [
@@ -23,33 +52,19 @@ export default defineConfig({
   workers: 2,
   reporter: process.env.CI === "true" ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
-    baseURL: E2E_BASE_URL,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: chromiumArgs,
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
-    // The real production server on a fresh SQLite database with demo content.
-    command: "rm -rf .e2e-data && node server.ts",
-    url: `${E2E_BASE_URL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      SITE_URL: E2E_BASE_URL,
-      DATABASE_URL: "file:./.e2e-data/blog.sqlite",
-      ADMIN_EMAIL: E2E_ADMIN.email,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      ABOUT_URL: "https://about.example.org/me",
-      SOURCE_URL: "https://source.example.org/blog",
-      LOG_LEVEL: "warn",
+  projects: [
+    {
+      name: "site",
+      testMatch: /site-.*\.spec\.ts|smoke\.spec\.ts/,
+      use: { ...devices["Desktop Chrome"], baseURL: E2E_SITE_URL },
     },
-  },
+    { name: "admin", testMatch: /admin-.*\.spec\.ts/, use: { ...devices["Desktop Chrome"], baseURL: E2E_ADMIN_URL } },
+  ],
+  webServer: [blogServer("site", sitePort, E2E_SITE_URL), blogServer("admin", adminPort, E2E_ADMIN_URL)],
 });
