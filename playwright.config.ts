@@ -61,7 +61,7 @@ export default defineConfig({
   projects: [
     {
       name: "site",
-      testMatch: /site-.*\.spec\.ts|smoke\.spec\.ts/,
+      testMatch: /(site-.*|smoke|server-.*)\.spec\.ts/,
       use: { ...devices["Desktop Chrome"], baseURL: E2E_SITE_URL },
     },
     { name: "admin", testMatch: /admin-.*\.spec\.ts/, use: { ...devices["Desktop Chrome"], baseURL: E2E_ADMIN_URL } },

@@ -52,7 +52,8 @@ async function main(): Promise<void> {
     return;
   }
 
-  const config = parseConfig(process.env);
+  // ADMIN_PASSWORD is this command's password input here, not the start-up admin pair.
+  const config = parseConfig({ ...process.env, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
   const handle = await openDatabase(config.database);
   try {
     await migrateToLatest(handle.db, handle.dialect);

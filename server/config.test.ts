@@ -21,7 +21,7 @@ describe("configuration", () => {
   });
 
   it.each([
-    [{ PORT: "eighty" }, /^Invalid configuration: PORT /],
+    [{ PORT: "eighty" }, /^Invalid configuration: PORT must be a port number between 0 and 65535$/],
     [{ PORT: "70000" }, /^Invalid configuration: PORT /],
     [{ DATABASE_URL: "mysql://x" }, /^Invalid configuration: DATABASE_URL must be file:/],
     [{ SITE_URL: "not a url" }, /^Invalid configuration: SITE_URL /],

@@ -16,10 +16,17 @@ const databaseUrl = z
     message: "must be file:<path> or postgres://user@host:port/database",
   });
 
+const PORT_MESSAGE = "must be a port number between 0 and 65535";
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PORT: z.coerce
+      .number({ error: PORT_MESSAGE })
+      .int(PORT_MESSAGE)
+      .min(0, PORT_MESSAGE)
+      .max(65535, PORT_MESSAGE)
+      .default(3000),
     HOST: z.string().trim().min(1).default("127.0.0.1"),
     DATABASE_URL: databaseUrl.default("file:./data/blog.sqlite"),
     SITE_URL: httpUrl.optional(),

@@ -1,0 +1,28 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "../../server/db/connect.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
+import { createTestDatabase, testDialects } from "../support/databases.ts";
+
+describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
+  let handle: DatabaseHandle;
+
+  beforeEach(async (context) => {
+    if (skip) context.skip();
+    handle = await createTestDatabase(dialect);
+  });
+  afterEach(async () => {
+    await handle?.close();
+  });
+
+  it("are safe to run again on an up-to-date database", async () => {
+    expect(await migrateToLatest(handle.db, dialect)).toEqual([]);
+    expect(await migrateToLatest(handle.db, dialect)).toEqual([]);
+  });
+
+  it("create the tables every query needs", async () => {
+    const tables = (await handle.db.introspection.getTables()).map((table) => table.name);
+    expect(tables).toEqual(
+      expect.arrayContaining(["posts", "post_tags", "post_search", "comments", "admins", "sessions", "rate_limits"]),
+    );
+  });
+});
