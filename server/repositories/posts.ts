@@ -159,35 +159,47 @@ function escapeLikePattern(text: string): string {
  * shorter than a trigram cannot use either index and fall back to a scan of the
  * search table, which is still correct.
  */
-export async function searchPublishedPosts(db: Db, dialect: Dialect, query: string): Promise<Post[]> {
+export async function searchPublishedPosts(db: Kysely<Database>, dialect: Dialect, query: string): Promise<Post[]> {
   const needle = query.trim();
   if (needle === "") return listPublishedPosts(db);
   const likePattern = `%${escapeLikePattern(needle)}%`;
-  let matches;
+  const newestPublished = () => selectPublicPosts(db).selectAll("posts").orderBy("created_at", "desc").orderBy("id");
+
   if (dialect === "postgres") {
-    matches = db
-      .selectFrom("post_search")
-      .select("post_id")
-      .where(sql<boolean>`search_text ilike ${likePattern} escape '\\'`);
-  } else if ([...needle].length >= TRIGRAM) {
-    const phrase = `"${needle.replaceAll('"', '""')}"`;
-    matches = db
-      .selectFrom("post_search")
-      .select("post_id")
-      .where(sql<boolean>`post_search match ${phrase}`);
-  } else {
-    matches = db
-      .selectFrom("post_search")
-      .select("post_id")
-      .where(sql<boolean>`search_text like ${likePattern} escape '\\'`);
+    // PostgreSQL's planner does not count the cost of de-TOASTing long post bodies, so it
+    // walks every row instead of the trigram index until the table is very large (33 ms
+    // against 2 ms for a rare word on 1,000 posts, EXPLAIN ANALYZE). Finding the matches
+    // first, in a transaction that leaves only the index path, keeps search on the index.
+    const matches = await db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      await sql`set local enable_indexscan = off`.execute(trx);
+      return trx
+        .selectFrom("post_search")
+        .select("post_id")
+        .where(sql<boolean>`search_text ilike ${likePattern} escape '\\'`)
+        .execute();
+    });
+    if (matches.length === 0) return [];
+    const ids = matches.map((match) => match.post_id);
+    return withTags(
+      db,
+      await newestPublished()
+        .where(sql<boolean>`posts.id = any(${ids})`)
+        .execute(),
+    );
   }
-  const rows = await selectPublicPosts(db)
-    .selectAll("posts")
-    .where("id", "in", matches)
-    .orderBy("created_at", "desc")
-    .orderBy("id")
-    .execute();
-  return withTags(db, rows);
+
+  const matches =
+    [...needle].length >= TRIGRAM
+      ? db
+          .selectFrom("post_search")
+          .select("post_id")
+          .where(sql<boolean>`post_search match ${`"${needle.replaceAll('"', '""')}"`}`)
+      : db
+          .selectFrom("post_search")
+          .select("post_id")
+          .where(sql<boolean>`search_text like ${likePattern} escape '\\'`);
+  return withTags(db, await newestPublished().where("id", "in", matches).execute());
 }
 
 export async function findPostById(db: Db, id: string): Promise<Post | undefined> {

@@ -1,0 +1,102 @@
+// Search: the trigram index against what the original app did (load every published post, filter in memory).
+// Both run in the same process on the same data, so their ratio is what to read, not the absolute times.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { type DatabaseHandle, openDatabase } from "../server/db/connect.ts";
+import { migrateToLatest } from "../server/db/migrate.ts";
+import { htmlToText } from "../server/html.ts";
+import { insertPost, listPublishedPosts, searchPublishedPosts } from "../server/repositories/posts.ts";
+
+const POSTS = Number(process.env.BENCH_POSTS ?? 3000);
+const ROUNDS = 30;
+const WORDS = "garden river system design market lantern quiet method pattern signal harbour meadow".split(" ");
+
+function paragraph(seed: number): string {
+  return Array.from({ length: 60 }, (_, index) => WORDS[(seed * 7 + index * 13) % WORDS.length]).join(" ");
+}
+
+async function seed(handle: DatabaseHandle): Promise<void> {
+  const start = Date.parse("2020-01-01T00:00:00Z");
+  for (let index = 0; index < POSTS; index += 1) {
+    const at = new Date(start + index * 60_000).toISOString();
+    await insertPost(
+      handle.db,
+      {
+        title:
+          index === POSTS / 2 ? "The needle-in-a-haystack post" : `Post ${index} about ${WORDS[index % WORDS.length]}`,
+        content: `<h2>Part ${index}</h2><p>${paragraph(index)}</p><p>${paragraph(index + 1)}</p>`.repeat(4),
+        excerpt: paragraph(index).slice(0, 140),
+        author: "Bench",
+        coverImage: "https://example.com/c.jpg",
+        category: "Development",
+        tags: [WORDS[index % WORDS.length]!, "bench"],
+        published: true,
+      },
+      { createdAt: at, updatedAt: at },
+    );
+  }
+}
+
+async function time(label: string, run: () => Promise<unknown>): Promise<number> {
+  await run();
+  const started = performance.now();
+  for (let round = 0; round < ROUNDS; round += 1) await run();
+  const perQuery = (performance.now() - started) / ROUNDS;
+  console.log(`  ${label.padEnd(44)} ${perQuery.toFixed(2).padStart(9)} ms/query`);
+  return perQuery;
+}
+
+async function measure(handle: DatabaseHandle): Promise<void> {
+  console.log(`\n${handle.dialect}: ${POSTS} published posts`);
+  const seedStarted = performance.now();
+  await seed(handle);
+  console.log(`  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+  for (const query of ["needle-in-a-haystack", "harbour meadow", "zz"]) {
+    const indexed = await time(`index: "${query}"`, () => searchPublishedPosts(handle.db, handle.dialect, query));
+    const inMemory = await time(`load all + filter: "${query}"`, async () => {
+      const needle = query.toLowerCase();
+      return (await listPublishedPosts(handle.db)).filter(
+        (post) =>
+          post.title.toLowerCase().includes(needle) ||
+          htmlToText(post.content).toLowerCase().includes(needle) ||
+          post.tags.some((tag) => tag.toLowerCase().includes(needle)),
+      );
+    });
+    console.log(`  → the index answers ${(inMemory / indexed).toFixed(1)}× faster`);
+  }
+}
+
+const directory = mkdtempSync(path.join(tmpdir(), "blog-bench-"));
+try {
+  const sqlite = await openDatabase({ dialect: "sqlite", filename: path.join(directory, "bench.sqlite") });
+  await migrateToLatest(sqlite.db, "sqlite");
+  await measure(sqlite);
+  await sqlite.close();
+
+  const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  const reachable = await admin.connect().then(
+    () => true,
+    (error: Error) => (console.log(`\npostgres: skipped (${error.message})`), false),
+  );
+  if (reachable) {
+    const name = `blog_bench_${process.pid}`;
+    await admin.query(`create database ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const postgres = await openDatabase({ dialect: "postgres", connectionString: url.href });
+    try {
+      await migrateToLatest(postgres.db, "postgres");
+      await measure(postgres);
+    } finally {
+      await postgres.close();
+      await admin.query(`drop database ${name} with (force)`);
+      await admin.end();
+    }
+  }
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}
