@@ -32,14 +32,14 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = server.createLogger(config.logLevel);
+  const logger = server.createLogger(config.logLevel, { pretty: process.stdout.isTTY });
 
   let database;
   try {
     database = await server.openDatabase(config.database);
   } catch (error) {
     if (error instanceof server.DatabaseUnavailableError) {
-      logger.fatal(`${error.message} (DATABASE_URL=${redactUrl(process.env.DATABASE_URL)})`);
+      console.error(`${error.message} (DATABASE_URL=${redactUrl(process.env.DATABASE_URL)})`);
       process.exit(1);
     }
     throw error;
