@@ -18,6 +18,9 @@ export interface Post {
   updatedAt: string;
 }
 
+/** What lists and cards need: everything but the body, which can be large. */
+export type PostSummary = Omit<Post, "content">;
+
 export interface PostFields {
   title: string;
   content: string;
@@ -53,62 +56,82 @@ export function selectPublicPosts(db: Db) {
   return db.selectFrom("posts").where("posts.published", "=", 1);
 }
 
-async function withTags(db: Db, rows: Selectable<PostsTable>[]): Promise<Post[]> {
-  if (rows.length === 0) return [];
+const SUMMARY_COLUMNS = [
+  "posts.id",
+  "posts.title",
+  "posts.excerpt",
+  "posts.author",
+  "posts.cover_image",
+  "posts.category",
+  "posts.published",
+  "posts.created_at",
+  "posts.updated_at",
+] as const;
+
+type SummaryRow = Omit<Selectable<PostsTable>, "content">;
+
+async function loadTags(db: Db, postIds: string[]): Promise<Map<string, string[]>> {
+  const tagsByPost = new Map<string, string[]>();
+  if (postIds.length === 0) return tagsByPost;
   const tagRows = await db
     .selectFrom("post_tags")
     .select(["post_id", "tag"])
-    .where(
-      "post_id",
-      "in",
-      rows.map((row) => row.id),
-    )
+    .where("post_id", "in", postIds)
     .orderBy("post_id")
     .orderBy("position")
     .execute();
-  const tagsByPost = new Map<string, string[]>();
   for (const { post_id, tag } of tagRows) {
-    const tags = tagsByPost.get(post_id) ?? [];
-    tags.push(tag);
-    tagsByPost.set(post_id, tags);
+    tagsByPost.set(post_id, [...(tagsByPost.get(post_id) ?? []), tag]);
   }
-  return rows.map((row) => ({
+  return tagsByPost;
+}
+
+function toSummary(row: SummaryRow, tags: string[]): PostSummary {
+  return {
     id: row.id,
     title: row.title,
-    content: row.content,
     excerpt: row.excerpt,
     author: row.author,
     coverImage: row.cover_image,
     category: row.category,
-    tags: tagsByPost.get(row.id) ?? [],
+    tags,
     published: row.published === 1,
     createdAt: toIsoString(row.created_at),
     updatedAt: toIsoString(row.updated_at),
-  }));
+  };
 }
 
-export async function listPublishedPosts(db: Db, options: { limit?: number } = {}): Promise<Post[]> {
-  let query = selectPublicPosts(db).selectAll("posts").orderBy("created_at", "desc").orderBy("id");
+/** Rows to summaries with their tags, in one extra query for the whole list. */
+async function summarise(db: Db, rows: SummaryRow[]): Promise<PostSummary[]> {
+  const tagsByPost = await loadTags(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toSummary(row, tagsByPost.get(row.id) ?? []));
+}
+
+export async function listPublishedPosts(db: Db, options: { limit?: number } = {}): Promise<PostSummary[]> {
+  let query = selectPublicPosts(db).select(SUMMARY_COLUMNS).orderBy("created_at", "desc").orderBy("id");
   if (options.limit !== undefined) query = query.limit(options.limit);
-  return withTags(db, await query.execute());
+  return summarise(db, await query.execute());
 }
 
 export async function listPublishedPostsByCategory(
   db: Db,
   category: string,
   options: { limit?: number; excludeId?: string; random?: boolean } = {},
-): Promise<Post[]> {
-  let query = selectPublicPosts(db).selectAll("posts").where("category", "=", category);
+): Promise<PostSummary[]> {
+  let query = selectPublicPosts(db).select(SUMMARY_COLUMNS).where("category", "=", category);
   if (options.excludeId !== undefined) query = query.where("id", "!=", options.excludeId);
   query = options.random ? query.orderBy(sql`random()`) : query.orderBy("created_at", "desc").orderBy("id");
   if (options.limit !== undefined) query = query.limit(options.limit);
-  return withTags(db, await query.execute());
+  return summarise(db, await query.execute());
 }
 
 /** The newest `perCategory` published posts of every category, in one query. */
-export async function listNewestPublishedPostsPerCategory(db: Db, perCategory: number): Promise<Post[]> {
+export async function listNewestPublishedPostsPerCategory(db: Db, perCategory: number): Promise<PostSummary[]> {
   const ranked = selectPublicPosts(db)
-    .selectAll("posts")
+    .select(SUMMARY_COLUMNS)
     .select(sql<number>`row_number() over (partition by category order by created_at desc, id)`.as("rank"))
     .as("ranked");
   const rows = await db
@@ -118,7 +141,7 @@ export async function listNewestPublishedPostsPerCategory(db: Db, perCategory: n
     .orderBy("category")
     .orderBy("rank")
     .execute();
-  return withTags(
+  return summarise(
     db,
     rows.map(({ rank: _rank, ...post }) => post),
   );
@@ -159,11 +182,16 @@ function escapeLikePattern(text: string): string {
  * shorter than a trigram cannot use either index and fall back to a scan of the
  * search table, which is still correct.
  */
-export async function searchPublishedPosts(db: Kysely<Database>, dialect: Dialect, query: string): Promise<Post[]> {
+export async function searchPublishedPosts(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  query: string,
+): Promise<PostSummary[]> {
   const needle = query.trim();
   if (needle === "") return listPublishedPosts(db);
   const likePattern = `%${escapeLikePattern(needle)}%`;
-  const newestPublished = () => selectPublicPosts(db).selectAll("posts").orderBy("created_at", "desc").orderBy("id");
+  const newestPublished = () =>
+    selectPublicPosts(db).select(SUMMARY_COLUMNS).orderBy("created_at", "desc").orderBy("id");
 
   if (dialect === "postgres") {
     // PostgreSQL's planner does not count the cost of de-TOASTing long post bodies, so it
@@ -181,7 +209,7 @@ export async function searchPublishedPosts(db: Kysely<Database>, dialect: Dialec
     });
     if (matches.length === 0) return [];
     const ids = matches.map((match) => match.post_id);
-    return withTags(
+    return summarise(
       db,
       await newestPublished()
         .where(sql<boolean>`posts.id = any(${ids})`)
@@ -199,17 +227,19 @@ export async function searchPublishedPosts(db: Kysely<Database>, dialect: Dialec
           .selectFrom("post_search")
           .select("post_id")
           .where(sql<boolean>`search_text like ${likePattern} escape '\\'`);
-  return withTags(db, await newestPublished().where("id", "in", matches).execute());
+  return summarise(db, await newestPublished().where("id", "in", matches).execute());
 }
 
 export async function findPostById(db: Db, id: string): Promise<Post | undefined> {
   const row = await db.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirst();
-  return row ? (await withTags(db, [row]))[0] : undefined;
+  if (!row) return undefined;
+  const tags = (await loadTags(db, [id])).get(id) ?? [];
+  return { ...toSummary(row, tags), content: row.content };
 }
 
 /** Every post, drafts included, newest first: the admin list. `filter` matches title, author or category. */
-export async function listAllPosts(db: Db, filter = ""): Promise<Post[]> {
-  let query = db.selectFrom("posts").selectAll().orderBy("created_at", "desc").orderBy("id");
+export async function listAllPosts(db: Db, filter = ""): Promise<PostSummary[]> {
+  let query = db.selectFrom("posts").select(SUMMARY_COLUMNS).orderBy("created_at", "desc").orderBy("id");
   const needle = filter.trim().toLowerCase();
   if (needle) {
     const pattern = `%${escapeLikePattern(needle)}%`;
@@ -221,7 +251,7 @@ export async function listAllPosts(db: Db, filter = ""): Promise<Post[]> {
       ),
     );
   }
-  return withTags(db, await query.execute());
+  return summarise(db, await query.execute());
 }
 
 async function writeTagsAndSearch(db: Db, id: string, fields: PostFields): Promise<void> {

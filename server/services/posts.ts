@@ -7,7 +7,7 @@ import { DomainError, guardRead, guardWrite } from "../errors.ts";
 import { sanitizePostHtml } from "../html.ts";
 import * as comments from "../repositories/comments.ts";
 import * as posts from "../repositories/posts.ts";
-import type { Post } from "../repositories/posts.ts";
+import type { Post, PostSummary } from "../repositories/posts.ts";
 
 export const HOME_LATEST_COUNT = 6;
 export const HOME_PER_CATEGORY = 3;
@@ -35,7 +35,7 @@ export function createPostService({ db, dialect, now }: PostServiceDeps) {
           posts.listNewestPublishedPostsPerCategory(db, HOME_PER_CATEGORY),
         ]);
         const [featured, ...latest] = newest;
-        const byCategory = new Map<string, Post[]>();
+        const byCategory = new Map<string, PostSummary[]>();
         for (const post of perCategory) {
           byCategory.set(post.category, [...(byCategory.get(post.category) ?? []), post]);
         }
@@ -54,7 +54,7 @@ export function createPostService({ db, dialect, now }: PostServiceDeps) {
       );
     },
 
-    async listCategoryPosts(routeValue: string): Promise<{ category: Category; posts: Post[] }> {
+    async listCategoryPosts(routeValue: string): Promise<{ category: Category; posts: PostSummary[] }> {
       const category = categoryFromRouteValue(routeValue);
       if (!category) throw new DomainError("CATEGORY_NOT_FOUND", "Category not found");
       return { category, posts: await guardRead(() => posts.listPublishedPostsByCategory(db, category)) };
