@@ -23,9 +23,24 @@ export function safeRedirectPath(to: FormDataEntryValue | string | null | undefi
   }
 }
 
-export function loginPath(request: Request): string {
+/**
+ * The page the visitor asked for, as a browser would address it: client-side navigations
+ * reach the server as `/path.data?_routes=…` requests, which must not become the place
+ * a visitor is sent back to.
+ */
+function requestedPage(request: Request): string {
   const url = new URL(request.url);
-  return `/login?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`;
+  let pathname = url.pathname;
+  if (pathname === "/_root.data") pathname = "/";
+  else if (pathname.endsWith(".data")) pathname = pathname.slice(0, -".data".length);
+  url.searchParams.delete("_routes");
+  url.searchParams.delete("index");
+  const search = url.searchParams.toString();
+  return search ? `${pathname}?${search}` : pathname;
+}
+
+export function loginPath(request: Request): string {
+  return `/login?${new URLSearchParams({ redirectTo: requestedPage(request) })}`;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Route } from "./+types/setup";
 type SetupField = "email" | "password" | "confirmPassword" | "form";
 
 const CLOSED_STATUS: Record<Exclude<SetupLinkState, "open">, number> = { closed: 410, invalid: 404 };
-const NO_STORE = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+const NO_STORE = { "Cache-Control": "private, no-store" };
 
 /** The first admin, from the one-time link that `npm start` prints while the blog has none. */
 export async function loader({ request, context }: Route.LoaderArgs) {
