@@ -30,3 +30,8 @@ export function postForm(url: string, fields: Record<string, string | string[]>)
   }
   return new Request(url, { method: "POST", body });
 }
+
+/** The arguments React Router passes a route's loader or action, for calling one directly. */
+export function routeArgs(request: Request, context: RouterContextProvider, params: Record<string, string> = {}) {
+  return { request, context, params, url: new URL(request.url), pattern: new URL(request.url).pathname };
+}

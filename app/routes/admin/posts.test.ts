@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { createRouteTestContext, postForm, TEST_ADMIN } from "../../../tests/support/route-context.ts";
+import { createRouteTestContext, postForm, routeArgs, TEST_ADMIN } from "../../../tests/support/route-context.ts";
 import { DomainError } from "../../../server/errors.ts";
 import { action as deleteAction } from "./posts";
 import { action as createAction } from "./post-new";
@@ -24,7 +24,7 @@ describe("admin actions", () => {
     const deletePost = vi.fn(() => Promise.reject(new DomainError("WRITE_FAILED", "Database write failed")));
     const { context, logger } = createRouteTestContext({ posts: { deletePost } }, TEST_ADMIN);
     const request = postForm("http://blog.test/admin/posts", { intent: "delete", id: "abc", q: "go" });
-    const response = (await deleteAction({ request, context } as DeleteArgs)) as Response;
+    const response = (await deleteAction(routeArgs(request, context) as DeleteArgs)) as Response;
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/admin/posts?q=go");
     expect(response.headers.get("Set-Cookie")).toBeNull();
@@ -35,7 +35,7 @@ describe("admin actions", () => {
     const createPost = vi.fn(() => Promise.reject(new DomainError("WRITE_FAILED", "Database write failed")));
     const { context, logger } = createRouteTestContext({ posts: { createPost } }, TEST_ADMIN);
     const request = postForm("http://blog.test/admin/posts/new", validPost);
-    const result = await createAction({ request, context } as CreateArgs);
+    const result = await createAction(routeArgs(request, context) as CreateArgs);
     expect(result).toMatchObject({
       data: {
         formError: "Failed to save post. Please try again.",
@@ -55,11 +55,10 @@ describe("admin actions", () => {
     const { context } = createRouteTestContext({ posts: { deletePost, createPost } }, null);
     const attempts = [
       () =>
-        deleteAction({
-          request: postForm("http://blog.test/admin/posts", { intent: "delete", id: "a" }),
-          context,
-        } as DeleteArgs),
-      () => createAction({ request: postForm("http://blog.test/admin/posts/new", validPost), context } as CreateArgs),
+        deleteAction(
+          routeArgs(postForm("http://blog.test/admin/posts", { intent: "delete", id: "a" }), context) as DeleteArgs,
+        ),
+      () => createAction(routeArgs(postForm("http://blog.test/admin/posts/new", validPost), context) as CreateArgs),
     ];
     for (const attempt of attempts) {
       const thrown = await attempt().then(

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { createRouteTestContext, postForm } from "../../../tests/support/route-context.ts";
+import { createRouteTestContext, postForm, routeArgs } from "../../../tests/support/route-context.ts";
 import { DomainError, RateLimitedError } from "../../../server/errors.ts";
 import { action } from "./login";
 
@@ -14,7 +14,7 @@ function servicesFor(signIn: () => Promise<unknown>) {
 
 async function submit(services: object, fields: Record<string, string>) {
   const { context, logger } = createRouteTestContext(services, null);
-  const result = await action({ request: postForm("http://blog.test/login", fields), context } as ActionArgs);
+  const result = await action(routeArgs(postForm("http://blog.test/login", fields), context) as ActionArgs);
   return { result, logger };
 }
 
