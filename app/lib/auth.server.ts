@@ -23,6 +23,11 @@ export function safeRedirectPath(to: FormDataEntryValue | string | null | undefi
   }
 }
 
+export function pagePathname(url: URL): string {
+  if (url.pathname === "/_root.data") return "/";
+  return url.pathname.endsWith(".data") ? url.pathname.slice(0, -".data".length) : url.pathname;
+}
+
 /**
  * The page the visitor asked for, as a browser would address it: client-side navigations
  * reach the server as `/path.data?_routes=…` requests, which must not become the place
@@ -30,9 +35,7 @@ export function safeRedirectPath(to: FormDataEntryValue | string | null | undefi
  */
 function requestedPage(request: Request): string {
   const url = new URL(request.url);
-  let pathname = url.pathname;
-  if (pathname === "/_root.data") pathname = "/";
-  else if (pathname.endsWith(".data")) pathname = pathname.slice(0, -".data".length);
+  const pathname = pagePathname(url);
   url.searchParams.delete("_routes");
   url.searchParams.delete("index");
   const search = url.searchParams.toString();

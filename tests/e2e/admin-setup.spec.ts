@@ -86,7 +86,9 @@ test("the printed setup link creates the first admin once, then stops working", 
     expect(spent?.status()).toBe(410);
     await expect(page.getByRole("heading", { name: "Setup is complete" })).toBeVisible();
 
+    await page.goto(`${blog.url}/admin`);
     await page.getByRole("navigation", { name: "Admin" }).getByRole("button", { name: "Logout" }).click();
+    await expect(page).toHaveURL(`${blog.url}/`);
     await page.goto(`${blog.url}/login`);
     await page.getByLabel("Email").fill("owner@example.com");
     await page.getByLabel("Password").fill("a long enough passphrase");

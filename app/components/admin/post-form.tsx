@@ -221,7 +221,7 @@ export function PostForm({ initialValues, serverErrors, formError, submitLabel }
           </button>
         </div>
         {tags.length > 0 ? (
-          <ul aria-label="Tags" className="mt-3 flex flex-wrap gap-2">
+          <ul aria-label="Added tags" className="mt-3 flex flex-wrap gap-2">
             {tags.map((tag) => (
               <li
                 key={tag}

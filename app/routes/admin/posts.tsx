@@ -3,7 +3,7 @@ import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } fro
 import { sectionLabel } from "~/components/admin/sections";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { appContext } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
+import { pagePathname, requireAdmin } from "~/lib/auth.server";
 import { setFlash, takeFlash } from "~/lib/flash.server";
 import { formatDate, truncate } from "~/lib/format";
 import { formText } from "~/lib/forms";
@@ -56,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw data({ message: "Unknown action" }, { status: 400 });
   }
   const id = formText(formData, "id");
-  const back = listPath(new URL(request.url).pathname, formText(formData, "q").trim().slice(0, QUERY_MAX));
+  const back = listPath(pagePathname(new URL(request.url)), formText(formData, "q").trim().slice(0, QUERY_MAX));
   try {
     if (await services.posts.deletePost(id)) {
       return redirect(back, { headers: { "Set-Cookie": await setFlash(request, "deleted") } });

@@ -11,6 +11,10 @@ type SetupField = "email" | "password" | "confirmPassword" | "form";
 const CLOSED_STATUS: Record<Exclude<SetupLinkState, "open">, number> = { closed: 410, invalid: 404 };
 const NO_STORE = { "Cache-Control": "private, no-store" };
 
+export function headers() {
+  return NO_STORE;
+}
+
 /** The first admin, from the one-time link that `npm start` prints while the blog has none. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context.get(appContext);

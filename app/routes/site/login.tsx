@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { appContext, userContext } from "~/context";
 import { safeRedirectPath, SESSION_COOKIE_MAX_AGE_SECONDS } from "~/lib/auth.server";
@@ -15,6 +16,14 @@ import type { Route } from "./+types/login";
 function tooManyAttemptsMessage(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/** The form is per visitor and never cached; a refusal says when to come back. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
 }
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -60,6 +69,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const signingIn = navigation.state === "submitting" && navigation.formAction?.startsWith("/login") === true;
+  const passwordRef = useRef<HTMLInputElement>(null);
+  // A refused password is cleared, as the server never sends it back.
+  useEffect(() => {
+    if (actionData?.error && passwordRef.current) passwordRef.current.value = "";
+  }, [actionData]);
   return (
     <div className="mx-auto w-full max-w-md py-8 sm:py-12">
       <title>Admin Login</title>
@@ -98,6 +112,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
               Password
             </label>
             <input
+              ref={passwordRef}
               id="login-password"
               name="password"
               type="password"
