@@ -220,28 +220,28 @@ export function PostForm({ initialValues, serverErrors, formError, submitLabel }
             Add
           </button>
         </div>
-        {tags.length > 0 ? (
-          <ul aria-label="Added tags" className="mt-3 flex flex-wrap gap-2">
-            {tags.map((tag) => (
-              <li
-                key={tag}
-                className="inline-flex items-center gap-1 rounded-full bg-indigo-100 py-0.5 pr-1 pl-3 text-sm text-indigo-900 dark:bg-indigo-900/60 dark:text-indigo-100"
-              >
-                {tag}
-                <input type="hidden" name="tags" value={tag} />
-                <button
-                  type="button"
-                  aria-label={`Remove tag ${tag}`}
-                  onClick={() => setTags((current) => current.filter((existing) => existing !== tag))}
-                  className="rounded-full px-1.5 leading-5 hover:bg-indigo-200 dark:hover:bg-indigo-800"
-                >
-                  ×
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
       </Field>
+      {tags.length > 0 ? (
+        <ul aria-label="Added tags" className="-mt-3 flex flex-wrap gap-2">
+          {tags.map((tag) => (
+            <li
+              key={tag}
+              className="inline-flex items-center gap-1 rounded-full bg-indigo-100 py-0.5 pr-1 pl-3 text-sm text-indigo-900 dark:bg-indigo-900/60 dark:text-indigo-100"
+            >
+              {tag}
+              <input type="hidden" name="tags" value={tag} />
+              <button
+                type="button"
+                aria-label={`Remove tag ${tag}`}
+                onClick={() => setTags((current) => current.filter((existing) => existing !== tag))}
+                className="rounded-full px-1.5 leading-5 hover:bg-indigo-200 dark:hover:bg-indigo-800"
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
 
       <div className="flex items-center gap-2">
         <input

@@ -216,7 +216,7 @@ function PostRow({ post, query, pathname, confirming, deleting, onConfirm, onCan
   const confirmHref = `${pathname}?${new URLSearchParams({ ...(query ? { q: query } : {}), confirm: post.id })}`;
   return (
     <tr className="align-top hover:bg-slate-50 dark:hover:bg-slate-800/40">
-      <td className="px-4 py-3 font-medium" title={post.title}>
+      <td className="min-w-48 px-4 py-3 font-medium" title={post.title}>
         {truncate(post.title, TITLE_MAX)}
       </td>
       <td className="px-4 py-3 whitespace-nowrap">{post.author}</td>
