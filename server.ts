@@ -64,9 +64,13 @@ async function main(): Promise<void> {
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info(`Blog ready at http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
   });
-  const hasAdmin = await services.auth.hasAnyAdmin();
-  if (!hasAdmin) {
-    logger.warn("No admin account yet: run `npm run blog -- create-admin`, or set ADMIN_EMAIL and ADMIN_PASSWORD.");
+  const setupToken = await services.setup.issueSetupToken();
+  if (setupToken) {
+    const setupLink = `${config.siteUrl}/setup?${new URLSearchParams({ token: setupToken })}`;
+    logger.warn(
+      `No admin account yet. Create the first one in your browser (the link works once, for 24 hours): ${setupLink} ` +
+        "or run `npm run blog -- create-admin`, or set ADMIN_EMAIL and ADMIN_PASSWORD.",
+    );
   }
 
   let shuttingDown = false;

@@ -12,6 +12,7 @@ export default [
     route("privacy", "routes/site/privacy.tsx"),
     route("terms", "routes/site/terms.tsx"),
     route("login", "routes/site/login.tsx"),
+    route("setup", "routes/admin/setup.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
 

@@ -39,6 +39,54 @@ export const postSchema = z.object({
 
 export type PostInput = z.infer<typeof postSchema>;
 
+/** What the post form holds: everything as typed, before validation. */
+export interface PostFormValues {
+  title: string;
+  content: string;
+  excerpt: string;
+  author: string;
+  coverImage: string;
+  category: string;
+  tags: string[];
+  published: boolean;
+}
+
+export const EMPTY_POST_FORM: PostFormValues = {
+  title: "",
+  content: "",
+  excerpt: "",
+  author: "",
+  coverImage: "",
+  category: "",
+  tags: [],
+  published: false,
+};
+
+/**
+ * Reads the post form, in the browser and in the action alike. Tags arrive as repeated
+ * `tags` fields (one per chip) and as `newTags`, a comma-separated box that also serves
+ * browsers without JavaScript.
+ */
+export function postFormValues(formData: FormData): PostFormValues {
+  const text = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const tags = [...formData.getAll("tags"), ...text("newTags").split(",")].filter(
+    (tag): tag is string => typeof tag === "string",
+  );
+  return {
+    title: text("title"),
+    content: text("content"),
+    excerpt: text("excerpt"),
+    author: text("author"),
+    coverImage: text("coverImage"),
+    category: text("category"),
+    tags: uniqueNonEmptyTags(tags),
+    published: formData.get("published") === "on",
+  };
+}
+
 /** Trimmed, empties dropped, duplicates (ignoring case) dropped, first spelling kept. */
 export function uniqueNonEmptyTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();

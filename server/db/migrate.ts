@@ -2,12 +2,14 @@ import type { Kysely } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import type { Dialect } from "./connect.ts";
 import { initialSchema } from "./migrations/0001-initial.ts";
+import { setupTokensSchema } from "./migrations/0002-setup-tokens.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
 function listMigrations(dialect: Dialect): Record<string, Migration> {
   return {
     "0001-initial": initialSchema(dialect),
+    "0002-setup-tokens": setupTokensSchema(dialect),
   };
 }
 

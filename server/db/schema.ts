@@ -62,6 +62,13 @@ export interface RateLimitsTable {
   blocked_until: ColumnType<Date | string | null, string | null, string | null>;
 }
 
+export interface SetupTokensTable {
+  /** SHA-256 of the link's token: the database never holds a usable link. */
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   posts: PostsTable;
   post_tags: PostTagsTable;
@@ -70,4 +77,5 @@ export interface Database {
   admins: AdminsTable;
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
+  setup_tokens: SetupTokensTable;
 }

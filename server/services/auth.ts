@@ -3,7 +3,9 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { DomainError, guardRead, guardWrite } from "../errors.ts";
 import * as admins from "../repositories/admins.ts";
+import { clearRateLimit } from "../repositories/rate-limits.ts";
 import * as sessions from "../repositories/sessions.ts";
+import { loginEmailKey } from "./login-throttle.ts";
 import { hashPassword, OWASP_SCRYPT_COST, type ScryptCost, verifyPassword } from "./passwords.ts";
 
 /** A session ends after 14 days without use, and 30 days after sign-in whatever happens. */
@@ -56,11 +58,13 @@ export function createAuthService({ db, now, passwordCost = OWASP_SCRYPT_COST }:
       return true;
     },
 
+    /** Also lifts a sign-in lock on the email, so the owner is never locked out of their own blog. */
     async resetPassword(email: string, password: string): Promise<boolean> {
       const account = await guardRead(() => admins.findAdminByEmail(db, email));
       if (!account) return false;
       const passwordHash = await hashPassword(password, passwordCost);
       await guardWrite(() => admins.updateAdminPassword(db, account.id, passwordHash));
+      await guardWrite(() => clearRateLimit(db, loginEmailKey(email)));
       return true;
     },
 

@@ -3,8 +3,10 @@ import { type Dialect, pingDatabase } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
 import { createAuthService } from "./auth.ts";
 import { createCommentService } from "./comments.ts";
+import { createLoginThrottle } from "./login-throttle.ts";
 import type { ScryptCost } from "./passwords.ts";
 import { createPostService } from "./posts.ts";
+import { createSetupService } from "./setup.ts";
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -18,6 +20,8 @@ export function createServices({ db, dialect, now = () => new Date(), passwordCo
     posts: createPostService({ db, dialect, now }),
     comments: createCommentService({ db, now }),
     auth: createAuthService({ db, now, passwordCost }),
+    loginThrottle: createLoginThrottle({ db, now }),
+    setup: createSetupService({ db, now, passwordCost }),
     health: { check: () => pingDatabase(db) },
   };
 }

@@ -1,5 +1,85 @@
-import { Outlet } from "react-router";
+import { Form, NavLink, Outlet, useNavigation, useRouteLoaderData } from "react-router";
+import { ADMIN_SECTIONS } from "~/components/admin/sections";
+import { Spinner } from "~/components/admin/spinner";
+import { requireAdmin } from "~/lib/auth.server";
+import type { loader as rootLoader } from "~/root";
+import type { Route } from "./+types/layout";
+
+/**
+ * The gate for everything under /admin, on every document, data and action request:
+ * no session, no response. Admin pages are private and never cached or indexed.
+ */
+const requireAdminSession: Route.MiddlewareFunction = async ({ request, context }, next) => {
+  requireAdmin({ request, context });
+  const response = await next();
+  response.headers.set("Cache-Control", "private, no-store");
+  response.headers.set("X-Robots-Tag", "noindex");
+  return response;
+};
+
+export const middleware: Route.MiddlewareFunction[] = [requireAdminSession];
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors ${
+    isActive
+      ? "bg-indigo-600 text-white"
+      : "text-slate-700 hover:bg-slate-200 dark:text-slate-300 dark:hover:bg-slate-800"
+  }`;
 
 export default function AdminLayout() {
-  return <Outlet />;
+  const navigation = useNavigation();
+  const rootData = useRouteLoaderData<typeof rootLoader>("root");
+  const loading = navigation.state === "loading";
+  return (
+    <div className="min-h-screen bg-slate-50 md:flex dark:bg-slate-950">
+      <meta name="robots" content="noindex" />
+      <aside className="border-b border-slate-200 bg-white md:sticky md:top-0 md:flex md:h-screen md:w-60 md:shrink-0 md:flex-col md:border-r md:border-b-0 dark:border-slate-800 dark:bg-slate-900">
+        <div className="flex items-center justify-between gap-2 px-4 pt-3 md:block md:px-5 md:pt-6">
+          <NavLink to="/" className="text-lg font-bold tracking-tight">
+            Blog Admin
+          </NavLink>
+          {rootData?.user ? (
+            <p className="truncate text-xs text-slate-500 md:mt-1 dark:text-slate-400">
+              Signed in as {rootData.user.username}
+            </p>
+          ) : null}
+        </div>
+        <nav aria-label="Admin" className="px-2 py-2 md:flex-1 md:px-3 md:py-6">
+          <ul className="flex gap-1 overflow-x-auto md:flex-col">
+            {ADMIN_SECTIONS.map((section) => (
+              <li key={section.to}>
+                <NavLink to={section.to} end={section.end} className={linkClass}>
+                  {section.label}
+                </NavLink>
+              </li>
+            ))}
+            <li className="md:mt-4 md:border-t md:border-slate-200 md:pt-4 md:dark:border-slate-800">
+              <Form method="post" action="/logout">
+                <button
+                  type="submit"
+                  className="block w-full rounded-md px-3 py-2 text-left text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-200 dark:text-slate-300 dark:hover:bg-slate-800"
+                >
+                  Logout
+                </button>
+              </Form>
+            </li>
+          </ul>
+        </nav>
+      </aside>
+      <div className="relative min-w-0 flex-1">
+        {loading ? (
+          <div
+            role="status"
+            className="fixed top-3 right-3 z-50 flex items-center gap-2 rounded-full bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-lg"
+          >
+            <Spinner className="h-4 w-4" />
+            Loading…
+          </div>
+        ) : null}
+        <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:px-6 md:py-10">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
 }

@@ -1,0 +1,63 @@
+import { redirect, type RouterContextProvider } from "react-router";
+import { userContext } from "~/context";
+import type { SessionUser } from "../../server/services/auth.ts";
+
+/** Matches the session's absolute limit: the cookie never outlives the session it points at. */
+export const SESSION_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+
+const SAFE_REDIRECT_BASE = "http://same-site.invalid";
+
+/**
+ * `to` when it is a path on this site, else `fallback`. Only a single leading slash is
+ * accepted and the parsed URL must stay on the placeholder origin, which rules out
+ * `//evil.example`, `/\evil.example`, `https:` URLs and other open-redirect tricks.
+ */
+export function safeRedirectPath(to: FormDataEntryValue | string | null | undefined, fallback = "/admin"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  try {
+    const url = new URL(to, SAFE_REDIRECT_BASE);
+    if (url.origin !== SAFE_REDIRECT_BASE) return fallback;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return fallback;
+  }
+}
+
+export function pagePathname(url: URL): string {
+  if (url.pathname === "/_root.data") return "/";
+  return url.pathname.endsWith(".data") ? url.pathname.slice(0, -".data".length) : url.pathname;
+}
+
+/**
+ * The page the visitor asked for, as a browser would address it: client-side navigations
+ * reach the server as `/path.data?_routes=…` requests, which must not become the place
+ * a visitor is sent back to.
+ */
+function requestedPage(request: Request): string {
+  const url = new URL(request.url);
+  const pathname = pagePathname(url);
+  url.searchParams.delete("_routes");
+  url.searchParams.delete("index");
+  const search = url.searchParams.toString();
+  return search ? `${pathname}?${search}` : pathname;
+}
+
+export function loginPath(request: Request): string {
+  return `/login?${new URLSearchParams({ redirectTo: requestedPage(request) })}`;
+}
+
+/**
+ * The signed-in admin, or a redirect to the sign-in page that brings them back here.
+ * Every admin loader and action calls it, whatever the admin layout already checked.
+ */
+export function requireAdmin({
+  request,
+  context,
+}: {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+}): SessionUser {
+  const user = context.get(userContext);
+  if (!user) throw redirect(loginPath(request));
+  return user;
+}

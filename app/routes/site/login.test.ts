@@ -1,0 +1,88 @@
+import { describe, expect, it, vi } from "vitest";
+import { createRouteTestContext, postForm, routeArgs } from "../../../tests/support/route-context.ts";
+import { DomainError, RateLimitedError } from "../../../server/errors.ts";
+import { action } from "./login";
+
+type ActionArgs = Parameters<typeof action>[0];
+
+function servicesFor(signIn: () => Promise<unknown>) {
+  return {
+    auth: { signIn: vi.fn(signIn) },
+    loginThrottle: { guardSignIn: vi.fn((_attempt: unknown, attempt: () => Promise<unknown>) => attempt()) },
+  };
+}
+
+async function submit(services: object, fields: Record<string, string>) {
+  const { context, logger } = createRouteTestContext(services, null);
+  const result = await action(routeArgs(postForm("http://blog.test/login", fields), context) as ActionArgs);
+  return { result, logger };
+}
+
+describe("the login action", () => {
+  it("asks for both fields when either is blank after trimming, without trying to sign in", async () => {
+    const services = servicesFor(() => Promise.reject(new Error("not called")));
+    for (const fields of [
+      { email: "  ", password: "secret password" },
+      { email: "ada@example.com", password: "   " },
+    ]) {
+      const { result } = await submit(services, fields);
+      expect(result).toMatchObject({ data: { error: "Please enter both email and password" }, init: { status: 400 } });
+    }
+    expect(services.auth.signIn).not.toHaveBeenCalled();
+  });
+
+  it("answers wrong credentials with the one message, keeping the email but never the password", async () => {
+    const services = servicesFor(() => Promise.reject(new DomainError("INVALID_CREDENTIALS", "no")));
+    const { result } = await submit(services, { email: "ada@example.com", password: "wrong password" });
+    expect(result).toMatchObject({
+      data: { error: "Invalid email or password", email: "ada@example.com" },
+      init: { status: 401 },
+    });
+    expect(JSON.stringify(result)).not.toContain("wrong password");
+  });
+
+  it("says 'An error occurred during login' when anything else fails, and logs it", async () => {
+    const services = servicesFor(() => Promise.reject(new DomainError("READ_FAILED", "Database read failed")));
+    const { result, logger } = await submit(services, { email: "ada@example.com", password: "right password" });
+    expect(result).toMatchObject({ data: { error: "An error occurred during login" }, init: { status: 503 } });
+    expect(logger.error).toHaveBeenCalledOnce();
+  });
+
+  it("refuses with 429 and says how long to wait while throttled", async () => {
+    const services = servicesFor(() => Promise.reject(new RateLimitedError(900)));
+    const { result } = await submit(services, { email: "ada@example.com", password: "right password" });
+    expect(result).toMatchObject({
+      data: { error: "Too many failed sign-in attempts. Please try again in 15 minutes." },
+      init: { status: 429, headers: { "Retry-After": "900" } },
+    });
+  });
+
+  it("rejects overlong input with a clear message", async () => {
+    const services = servicesFor(() => Promise.reject(new Error("not called")));
+    const { result } = await submit(services, { email: "ada@example.com", password: "x".repeat(257) });
+    expect(result).toMatchObject({ data: { error: "Password must be at most 256 characters" }, init: { status: 400 } });
+  });
+
+  it("sets the session cookie and goes to the page first asked for, never off-site", async () => {
+    const services = servicesFor(() => Promise.resolve({ token: "session-token", user: {} }));
+    const { result } = await submit(services, {
+      email: " ada@example.com ",
+      password: "right password",
+      redirectTo: "/admin/posts?q=go",
+    });
+    expect(result).toBeInstanceOf(Response);
+    const response = result as Response;
+    expect(response.headers.get("Location")).toBe("/admin/posts?q=go");
+    expect(response.headers.get("Set-Cookie")).toMatch(
+      /^blog_session=.+; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
+    expect(services.auth.signIn).toHaveBeenCalledWith("ada@example.com", "right password");
+
+    const { result: offSite } = await submit(services, {
+      email: "ada@example.com",
+      password: "right password",
+      redirectTo: "//evil.example/",
+    });
+    expect((offSite as Response).headers.get("Location")).toBe("/admin");
+  });
+});

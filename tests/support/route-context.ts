@@ -1,0 +1,37 @@
+import { createCookie, RouterContextProvider } from "react-router";
+import { vi } from "vitest";
+import { appContext, userContext } from "../../app/context.ts";
+import type { Logger } from "../../server/logger.ts";
+import type { SessionUser } from "../../server/services/auth.ts";
+import type { Services } from "../../server/services/index.ts";
+
+export const TEST_ADMIN: SessionUser = { id: "admin-1", email: "ada@example.com", username: "ada", isAdmin: true };
+
+/** A request context for calling a route's loader or action directly, with stand-in services. */
+export function createRouteTestContext(services: Partial<Record<keyof Services, object>>, user: SessionUser | null) {
+  const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn() };
+  const context = new RouterContextProvider();
+  context.set(appContext, {
+    services: services as unknown as Services,
+    site: { siteUrl: "http://blog.test", aboutUrl: "http://blog.test/about", sourceUrl: "http://blog.test/src" },
+    logger: logger as unknown as Logger,
+    sessionCookie: createCookie("blog_session", { secrets: ["test secret"], httpOnly: true, sameSite: "lax" }),
+    cspNonce: "nonce",
+    clientAddress: "127.0.0.1",
+  });
+  context.set(userContext, user);
+  return { context, logger };
+}
+
+export function postForm(url: string, fields: Record<string, string | string[]>): Request {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+  }
+  return new Request(url, { method: "POST", body });
+}
+
+/** The arguments React Router passes a route's loader or action, for calling one directly. */
+export function routeArgs(request: Request, context: RouterContextProvider, params: Record<string, string> = {}) {
+  return { request, context, params, url: new URL(request.url), pattern: new URL(request.url).pathname };
+}
