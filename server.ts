@@ -8,6 +8,7 @@ type ServerModule = typeof import("./server/app.ts");
 
 const dev = process.argv.includes("--dev");
 const SHUTDOWN_GRACE_MS = 10_000;
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
 
 async function loadServerModule(): Promise<{ server: ServerModule; vite?: ViteDevServer }> {
   if (!dev) {
@@ -73,10 +74,20 @@ async function main(): Promise<void> {
     );
   }
 
+  const purgeExpired = () =>
+    services.housekeeping
+      .purgeExpired()
+      .then((purged) => logger.debug(purged, "expired sessions and rate limits purged"))
+      .catch((error: unknown) => logger.error({ err: error }, "housekeeping failed"));
+  await purgeExpired();
+  const housekeeping = setInterval(purgeExpired, HOUSEKEEPING_INTERVAL_MS);
+  housekeeping.unref();
+
   let shuttingDown = false;
   const shutdown = (signal: string) => {
     if (shuttingDown) return;
     shuttingDown = true;
+    clearInterval(housekeeping);
     logger.info(`${signal} received: finishing in-flight requests`);
     const forceExit = setTimeout(() => {
       logger.warn("requests still open after the grace period; closing them");

@@ -54,3 +54,17 @@ export async function blockKey(db: Kysely<Database>, key: string, until: string)
 export async function clearRateLimit(db: Kysely<Database>, key: string): Promise<void> {
   await db.deleteFrom("rate_limits").where("key", "=", key).execute();
 }
+
+/** Forgets counters whose window and lock are both over, so the table holds only live limits. */
+export async function deleteStaleRateLimits(
+  db: Kysely<Database>,
+  windowStartedBefore: string,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .deleteFrom("rate_limits")
+    .where("window_started_at", "<", windowStartedBefore)
+    .where((eb) => eb.or([eb("blocked_until", "is", null), eb("blocked_until", "<", now)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

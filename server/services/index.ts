@@ -3,6 +3,7 @@ import { type Dialect, pingDatabase } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
 import { createAuthService } from "./auth.ts";
 import { createCommentService } from "./comments.ts";
+import { createHousekeeping } from "./housekeeping.ts";
 import { createLoginThrottle } from "./login-throttle.ts";
 import type { ScryptCost } from "./passwords.ts";
 import { createPostService } from "./posts.ts";
@@ -16,10 +17,12 @@ export interface ServiceDeps {
 }
 
 export function createServices({ db, dialect, now = () => new Date(), passwordCost }: ServiceDeps) {
+  const auth = createAuthService({ db, now, passwordCost });
   return {
     posts: createPostService({ db, dialect, now }),
     comments: createCommentService({ db, now }),
-    auth: createAuthService({ db, now, passwordCost }),
+    auth,
+    housekeeping: createHousekeeping({ db, now, auth }),
     loginThrottle: createLoginThrottle({ db, now }),
     setup: createSetupService({ db, now, passwordCost }),
     health: { check: () => pingDatabase(db) },

@@ -17,7 +17,7 @@ interface ThrottleRule {
 }
 
 /**
- * Failed sign-ins, counted per email and per client address (docs/decisions/admin-sign-in.md).
+ * Failed sign-ins, counted per email and per client address (docs/decisions/0003-admin-sign-in.md).
  * Ghost allows 4 free failures per address+user and then waits 10 minutes and more, with
  * 100 requests per address per hour overall. Counting per email instead stops an attacker
  * who rotates addresses from guessing faster; since that also lets anyone lock the admin out,

@@ -83,6 +83,25 @@ test.describe("HTTP behaviour of the running blog", () => {
     expect(response.headers()["content-encoding"]).toBe("gzip");
   });
 
+  test("refuses oversized bodies and bodies of unknown size before reading them", async ({ baseURL }) => {
+    const url = new URL("/blog", baseURL);
+    const oversized = await fetch(url, {
+      method: "POST",
+      headers: { Origin: url.origin, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "x".repeat(4 * 1024 * 1024 + 1),
+    });
+    expect(oversized.status).toBe(413);
+    expect(await oversized.text()).toBe("Payload Too Large: requests may be at most 4 MB.");
+
+    const chunked = await fetch(url, {
+      method: "POST",
+      headers: { Origin: url.origin, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new Blob(["a=b"]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    expect(chunked.status).toBe(411);
+  });
+
   test("refuses mutations from another origin or with no origin at all", async ({ request, baseURL }) => {
     const forged = await request.post("/login", {
       headers: { Origin: "https://evil.example" },
