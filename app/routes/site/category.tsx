@@ -63,7 +63,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
         <div>
           <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">Category</p>
           <h1 className="mt-1 font-serif text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">{category}</h1>
-          <p className="mt-2 text-slate-700 dark:text-slate-300">{posts.length} post(s) in this category</p>
+          <p className="mt-2 text-slate-700 dark:text-slate-300">{`${posts.length} post(s) in this category`}</p>
         </div>
         {posts.length > 0 ? <ViewToggle view={view} /> : null}
       </header>
