@@ -1,5 +1,5 @@
 import { E2E_ABOUT_URL, E2E_SOURCE_URL } from "../../playwright.config.ts";
-import { expect, test } from "./site-fixtures.ts";
+import { expect, test, useStoredTheme } from "./site-fixtures.ts";
 
 test.describe("navigation for visitors", () => {
   test("links Home, Categories and the external About page, and nothing for admins", async ({ page }) => {
@@ -107,3 +107,23 @@ test.describe("on a 360 px phone", () => {
     });
   });
 });
+
+for (const theme of ["light", "dark"] as const) {
+  test(`pages hydrate without console errors in the ${theme} theme`, async ({ page, site }) => {
+    await useStoredTheme(page, theme);
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") errors.push(message.text());
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    for (const path of [...pages, `/blog/${site.postId("Typography for Long-Form Reading")}`]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      await expect(page.getByRole("button", { name: "Dark theme" })).toHaveAttribute(
+        "aria-pressed",
+        String(theme === "dark"),
+      );
+    }
+    expect(errors).toEqual([]);
+  });
+}

@@ -11,23 +11,19 @@ interface CommentSectionProps {
   result: CommentFormResult | undefined;
 }
 
-function CommentItem({
-  author,
-  createdAt,
-  content,
-  pending = false,
-}: Omit<Comment, "id" | "postId"> & { pending?: boolean }) {
+interface CommentItemProps {
+  author: string;
+  content: string;
+  /** When it was posted, or that it is still being posted. */
+  status: React.ReactNode;
+}
+
+function CommentItem({ author, content, status }: CommentItemProps) {
   return (
     <>
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
         <p className="font-semibold text-slate-900 dark:text-white">{author}</p>
-        {pending ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">Posting…</p>
-        ) : (
-          <time dateTime={createdAt} className="text-sm text-slate-600 dark:text-slate-400">
-            {formatDate(createdAt)}
-          </time>
-        )}
+        <span className="text-sm text-slate-600 dark:text-slate-400">{status}</span>
       </div>
       <p className="mt-2 break-words whitespace-pre-line text-slate-800 dark:text-slate-200">{content}</p>
     </>
@@ -59,12 +55,16 @@ export function CommentSection({ comments, action, result }: CommentSectionProps
         <ol className="space-y-4" aria-label="Comments, newest first">
           {pending ? (
             <li className={`${itemStyles} opacity-70`} aria-busy="true">
-              <CommentItem author={pending.author} content={pending.content} createdAt="" pending />
+              <CommentItem author={pending.author} content={pending.content} status="Posting…" />
             </li>
           ) : null}
           {comments.map((comment) => (
             <li key={comment.id} id={`comment-${comment.id}`} className={`scroll-mt-24 ${itemStyles}`}>
-              <CommentItem author={comment.author} content={comment.content} createdAt={comment.createdAt} />
+              <CommentItem
+                author={comment.author}
+                content={comment.content}
+                status={<time dateTime={comment.createdAt}>{formatDate(comment.createdAt)}</time>}
+              />
             </li>
           ))}
         </ol>

@@ -22,7 +22,7 @@ const LAYOUT: Record<PostCardVariant, { article: string; image: string | null; b
     article: "grid overflow-hidden md:grid-cols-2",
     image: "aspect-[40/21] w-full md:h-full",
     body: "flex flex-col gap-3 p-6 md:p-8",
-    title: "text-2xl font-bold md:text-3xl",
+    title: "text-2xl font-bold lg:text-3xl",
   },
   standard: {
     article: "flex flex-col overflow-hidden",

@@ -11,8 +11,8 @@ const footerHeadingStyles = "text-sm font-semibold text-slate-900 dark:text-whit
 export function SiteFooter({ sourceUrl }: { sourceUrl: string }) {
   return (
     <footer className="mt-16 border-t border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
-      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-3">
-        <div>
+      <div className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-10 sm:grid-cols-3">
+        <div className="col-span-2 sm:col-span-1">
           <p className="font-serif text-lg font-bold text-slate-900 dark:text-white">Inkwell</p>
           <p className="mt-2 max-w-xs text-sm text-slate-700 dark:text-slate-300">
             A personal blog about building for the web: code, tools, design and the business around them.
