@@ -13,8 +13,15 @@ export interface CommentFormResult {
   formError?: string;
 }
 
+/**
+ * Browsers send a textarea's line breaks as CRLF; reading them as LF makes the server count
+ * the same length the browser checked, and stores one kind of line break.
+ */
 export function readCommentForm(formData: FormData): Record<CommentField, string> {
-  return { author: formText(formData, "author"), content: formText(formData, "content") };
+  return {
+    author: formText(formData, "author"),
+    content: formText(formData, "content").replace(/\r\n?/g, "\n"),
+  };
 }
 
 interface CommentFormProps {

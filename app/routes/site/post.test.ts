@@ -25,6 +25,18 @@ describe("adding a comment", () => {
     expect(outcome.headers.get("Location")).toBe("/blog/post-1#comment-c1");
   });
 
+  it("reads line breaks as the browser counted them, so a comment at the limit still fits", async () => {
+    const contents: string[] = [];
+    const lines = `${"x".repeat(99)}\r\n`.repeat(50);
+    const outcome = await postComment({ author: "Ann", content: lines }, async (...args: unknown[]) => {
+      contents.push((args[1] as { content: string }).content);
+      return { id: "c2" };
+    });
+    expect(outcome.status).toBe(303);
+    expect(contents[0]).toHaveLength(5000 - 1);
+    expect(contents[0]).not.toContain("\r");
+  });
+
   it("answers 400 with the spec's messages and keeps what was typed", async () => {
     const outcome = await postComment({ author: "   ", content: "" }, neverCalled);
     expect(outcome).toMatchObject({
