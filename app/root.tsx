@@ -1,15 +1,9 @@
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-} from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { ErrorPanel } from "./components/site/error-panel";
 import { appContext, userContext } from "./context";
+import { errorMeta, pageMeta } from "./lib/meta";
 import { themeBootScript } from "./lib/theme";
 
 /** Resolves the signed-in admin once per request, for every loader and action below. */
@@ -39,6 +33,11 @@ export function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+/** Routes below replace this with their own; it covers errors that reach the root. */
+export const meta: Route.MetaFunction = ({ error }) => (error ? errorMeta(error) : pageMeta("Home"));
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const nonce = rootData?.cspNonce;
@@ -64,19 +63,11 @@ export default function App() {
   return <Outlet />;
 }
 
+/** Only reached when the site layout itself cannot render, so it stands alone. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? "Page Not Found" : "Something went wrong";
   return (
-    <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <title>{title}</title>
-      <h1 className="text-3xl font-bold">{title}</h1>
-      <p className="mt-4 text-slate-600 dark:text-slate-300">
-        {status === 404 ? "The page you are looking for does not exist." : "Please try again in a moment."}
-      </p>
-      <a className="mt-8 inline-block underline" href="/">
-        Back to Home
-      </a>
+    <main id="main" className="px-4">
+      <ErrorPanel error={error} back={{ to: "/", label: "Back to Home" }} />
     </main>
   );
 }

@@ -1,28 +1,112 @@
 import { Link } from "react-router";
+import { ErrorPanel } from "~/components/site/error-panel";
+import { PostCard } from "~/components/site/post-card";
+import { ArrowRightIcon } from "~/components/ui/icons";
+import { buttonStyles, textLinkStyles } from "~/components/ui/styles";
 import { appContext } from "~/context";
+import { categoryPath } from "~/lib/categories";
+import { errorMeta, pageMeta, SITE_DESCRIPTION } from "~/lib/meta";
+import { toPostSummary } from "~/lib/post-summary";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
   try {
-    return await context.get(appContext).services.posts.getHomePage();
+    const home = await context.get(appContext).services.posts.getHomePage();
+    return {
+      featured: home.featured ? toPostSummary(home.featured) : null,
+      latest: home.latest.map(toPostSummary),
+      categories: home.categories.map(({ category, posts }) => ({ category, posts: posts.map(toPostSummary) })),
+    };
   } catch (error) {
     throwAsRouteError(error, { READ_FAILED: "Failed to load posts. Please try again." });
   }
 }
 
-export default function Home({ loaderData }: Route.ComponentProps) {
-  const { featured } = loaderData;
+export const meta: Route.MetaFunction = ({ error }) => (error ? errorMeta(error) : pageMeta("Home", SITE_DESCRIPTION));
+
+function SectionHeading({ id, children }: { id: string; children: React.ReactNode }) {
   return (
-    <>
-      <title>Home</title>
-      <h1 className="text-3xl font-bold">Home</h1>
+    <h2 id={id} className="font-serif text-2xl font-bold text-slate-900 sm:text-3xl dark:text-white">
+      {children}
+    </h2>
+  );
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { featured, latest, categories } = loaderData;
+  return (
+    <div className="space-y-16">
+      <section className="rounded-3xl bg-gradient-to-br from-indigo-50 via-white to-sky-50 px-6 py-12 sm:px-12 sm:py-16 dark:from-indigo-950 dark:via-slate-950 dark:to-slate-900">
+        <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">
+          Welcome to Inkwell
+        </p>
+        <h1 className="mt-3 max-w-3xl font-serif text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
+          Notes on building for the web, written to be read slowly
+        </h1>
+        <p className="mt-4 max-w-2xl text-lg text-slate-700 dark:text-slate-300">
+          Practical essays on development, technology, design and the business of working independently.
+        </p>
+        <div className="mt-8 flex flex-wrap gap-3">
+          <Link to="/blog" className={buttonStyles.primary}>
+            View all posts
+            <ArrowRightIcon className="size-4" />
+          </Link>
+          <Link to="/categories" className={buttonStyles.secondary}>
+            Browse categories
+          </Link>
+        </div>
+      </section>
+
       {featured ? (
-        <section>
-          <h2>Featured Post</h2>
-          <Link to={`/blog/${featured.id}`}>{featured.title}</Link>
+        <section aria-labelledby="featured-heading" className="space-y-6">
+          <SectionHeading id="featured-heading">Featured Post</SectionHeading>
+          <PostCard post={featured} variant="featured" headingLevel={3} />
+        </section>
+      ) : (
+        <p className="text-slate-700 dark:text-slate-300">No blog posts available.</p>
+      )}
+
+      {latest.length > 0 ? (
+        <section aria-labelledby="latest-heading" className="space-y-6">
+          <SectionHeading id="latest-heading">Latest Posts</SectionHeading>
+          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {latest.map((post) => (
+              <PostCard key={post.id} post={post} headingLevel={3} />
+            ))}
+          </div>
         </section>
       ) : null}
-    </>
+
+      {categories.length > 0 ? (
+        <section aria-labelledby="browse-heading" className="space-y-10">
+          <SectionHeading id="browse-heading">Browse by Category</SectionHeading>
+          {categories.map(({ category, posts }) => {
+            const headingId = `category-${category.toLowerCase()}`;
+            return (
+              <section key={category} aria-labelledby={headingId} className="space-y-4">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <h3 id={headingId} className="text-xl font-bold text-slate-900 dark:text-white">
+                    {category}
+                  </h3>
+                  <Link to={categoryPath(category)} className={textLinkStyles}>
+                    More in {category}
+                  </Link>
+                </div>
+                <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+                  {posts.map((post) => (
+                    <PostCard key={post.id} post={post} variant="compact" headingLevel={4} />
+                  ))}
+                </div>
+              </section>
+            );
+          })}
+        </section>
+      ) : null}
+    </div>
   );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} back={{ to: "/", label: "Back to Home" }} />;
 }

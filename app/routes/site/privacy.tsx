@@ -1,3 +1,45 @@
-export default function Privacy() {
-  return <h1>Privacy</h1>;
+import { Link } from "react-router";
+import { PolicyPage } from "~/components/site/policy-page";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/privacy";
+
+/** SPEC §2: the policy pages show today's date as the last-updated date. */
+export function loader() {
+  return { lastUpdated: new Date().toISOString() };
+}
+
+export const meta: Route.MetaFunction = () =>
+  pageMeta("Privacy Policy", "What Inkwell stores about visitors, and why.");
+
+export default function Privacy({ loaderData }: Route.ComponentProps) {
+  return (
+    <PolicyPage title="Privacy Policy" lastUpdated={loaderData.lastUpdated}>
+      <p>
+        Inkwell is a personal blog. It collects as little as it can, and never sells or shares what it keeps with
+        advertisers.
+      </p>
+      <h2>What we store</h2>
+      <ul>
+        <li>
+          <strong>Comments.</strong> The name and text you enter are stored and shown publicly with the post.
+        </li>
+        <li>
+          <strong>Your theme choice.</strong> Light or dark is remembered in your own browser&apos;s storage and never
+          sent to us.
+        </li>
+        <li>
+          <strong>Server logs.</strong> Requests, including your IP address, are logged to keep the site running and to
+          limit abuse such as comment spam.
+        </li>
+      </ul>
+      <h2>Children</h2>
+      <p>This site is not directed at children. You must be at least 18 years old to leave a comment.</p>
+      <h2>Changes to this policy</h2>
+      <p>We will give at least 30 days notice on this page before any change to this policy takes effect.</p>
+      <h2>Contact</h2>
+      <p>
+        Questions about your data? See the <Link to="/about#contact">contact section</Link> of the About page.
+      </p>
+    </PolicyPage>
+  );
 }

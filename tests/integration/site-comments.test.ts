@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "../../server/db/connect.ts";
+import { RateLimitedError } from "../../server/errors.ts";
+import { createCommentService } from "../../server/services/comments.ts";
+import { createServices, type Services } from "../../server/services/index.ts";
+import { createTestDatabase, testDialects } from "../support/databases.ts";
+import { createManualClock, createPosts } from "../support/factories.ts";
+
+const policy = { maxHits: 3, windowMs: 60_000 };
+
+describe.each(testDialects())("visitor comments on $dialect", ({ dialect, skip }) => {
+  let handle: DatabaseHandle;
+  let services: Services;
+  let clock: ReturnType<typeof createManualClock>;
+
+  beforeEach(async (context) => {
+    if (skip) context.skip();
+    handle = await createTestDatabase(dialect);
+    clock = createManualClock();
+    services = createServices({ db: handle.db, dialect, now: clock.now });
+  });
+  afterEach(async () => {
+    await handle?.close();
+  });
+
+  it("refuses an address over its budget until the window ends, and says when to retry", async () => {
+    const [post] = await createPosts(services, clock, [{}]);
+    const comments = createCommentService({ db: handle.db, now: clock.now, rateLimit: policy });
+    const visitor = { clientAddress: "203.0.113.7" };
+    for (let attempt = 1; attempt <= policy.maxHits; attempt += 1) {
+      await comments.addComment(post!.id, { author: "Ann", content: `Comment ${attempt}` }, visitor);
+    }
+    clock.advance(20_000);
+    const refused = await comments
+      .addComment(post!.id, { author: "Ann", content: "One too many" }, visitor)
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RateLimitedError);
+    expect((refused as RateLimitedError).retryAfterSeconds).toBe(40);
+
+    const other = { clientAddress: "198.51.100.1" };
+    await expect(comments.addComment(post!.id, { author: "Bo", content: "Hi" }, other)).resolves.toMatchObject({
+      author: "Bo",
+    });
+
+    clock.advance(40_001);
+    await expect(
+      comments.addComment(post!.id, { author: "Ann", content: "Back again" }, visitor),
+    ).resolves.toMatchObject({ content: "Back again" });
+    const { comments: stored } = await services.posts.getPublicPost(post!.id);
+    expect(stored.map((comment) => comment.content)).not.toContain("One too many");
+    expect(stored).toHaveLength(policy.maxHits + 2);
+  });
+
+  it("counts attempts on missing posts too, so probing costs the same budget", async () => {
+    const comments = createCommentService({
+      db: handle.db,
+      now: clock.now,
+      rateLimit: { maxHits: 1, windowMs: 60_000 },
+    });
+    const visitor = { clientAddress: "2001:db8::1" };
+    await expect(comments.addComment("missing", { author: "A", content: "B" }, visitor)).rejects.toMatchObject({
+      code: "POST_NOT_FOUND",
+    });
+    await expect(comments.addComment("missing", { author: "A", content: "B" }, visitor)).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
+  });
+});
