@@ -1,5 +1,6 @@
 // The Node entry: config → database → services → HTTP listener, and the reverse on SIGTERM.
 // Production runs the server bundle (build/server); `--dev` loads the same module through Vite.
+// `npm run dev` adds `--conditions=development` so Node and Vite load the same react-router build.
 import type { Server } from "node:http";
 import path from "node:path";
 import type { ViteDevServer } from "vite";

@@ -163,9 +163,11 @@ export function createHttpApp(options: HttpAppOptions) {
 
   // Only reached when something above throws outside React Router (which has its own boundaries).
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    req.log.error({ err: error }, "unhandled request error");
-    if (res.headersSent) return res.end();
     const status = isBadRequest(error) ? 400 : 500;
+    // A malformed URL from a client is its mistake, not ours: worth a warning, not an error.
+    if (status === 400) req.log.warn({ err: error }, "bad request");
+    else req.log.error({ err: error }, "unhandled request error");
+    if (res.headersSent) return res.end();
     res
       .status(status)
       .type("text/plain")

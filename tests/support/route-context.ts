@@ -8,7 +8,11 @@ import type { Services } from "../../server/services/index.ts";
 export const TEST_ADMIN: SessionUser = { id: "admin-1", email: "ada@example.com", username: "ada", isAdmin: true };
 
 /** A request context for calling a route's loader or action directly, with stand-in services. */
-export function createRouteTestContext(services: Partial<Record<keyof Services, object>>, user: SessionUser | null) {
+export function createRouteTestContext(
+  services: Partial<Record<keyof Services, object>>,
+  user: SessionUser | null = null,
+  clientAddress = "127.0.0.1",
+) {
   const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn() };
   const context = new RouterContextProvider();
   context.set(appContext, {
@@ -17,7 +21,7 @@ export function createRouteTestContext(services: Partial<Record<keyof Services, 
     logger: logger as unknown as Logger,
     sessionCookie: createCookie("blog_session", { secrets: ["test secret"], httpOnly: true, sameSite: "lax" }),
     cspNonce: "nonce",
-    clientAddress: "127.0.0.1",
+    clientAddress,
   });
   context.set(userContext, user);
   return { context, logger };
@@ -32,6 +36,37 @@ export function postForm(url: string, fields: Record<string, string | string[]>)
 }
 
 /** The arguments React Router passes a route's loader or action, for calling one directly. */
-export function routeArgs(request: Request, context: RouterContextProvider, params: Record<string, string> = {}) {
+export function routeArgs<Params extends Record<string, string> = Record<string, never>>(
+  request: Request,
+  context: RouterContextProvider,
+  params: Params = {} as Params,
+) {
   return { request, context, params, url: new URL(request.url), pattern: new URL(request.url).pathname };
+}
+
+interface DataWithResponseInit {
+  type: "DataWithResponseInit";
+  data: unknown;
+  init: ResponseInit | null;
+}
+
+// react-router's data() result; its class is not exported at runtime, so it is recognised by its tag.
+function isDataWithResponseInit(value: unknown): value is DataWithResponseInit {
+  return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "DataWithResponseInit";
+}
+
+/** What a loader or action threw or returned with data(): its status and body, for assertions. */
+export async function settle(run: () => unknown): Promise<{ status: number; body: unknown; headers: Headers }> {
+  let outcome: unknown;
+  try {
+    outcome = await run();
+  } catch (thrown) {
+    outcome = thrown;
+  }
+  if (isDataWithResponseInit(outcome)) {
+    return { status: outcome.init?.status ?? 200, body: outcome.data, headers: new Headers(outcome.init?.headers) };
+  }
+  if (outcome instanceof Response) return { status: outcome.status, body: null, headers: outcome.headers };
+  if (outcome instanceof Error) throw outcome;
+  return { status: 200, body: outcome, headers: new Headers() };
 }

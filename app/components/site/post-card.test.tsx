@@ -2,10 +2,10 @@ import { DomUtils, parseDocument } from "htmlparser2";
 import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { PostSummary } from "~/lib/post-summary";
+import type { PostCardData } from "~/lib/post-card-data";
 import { PostCard, type PostCardVariant } from "./post-card";
 
-const post: PostSummary = {
+const post: PostCardData = {
   id: "abc_DEF-123",
   title: "A post with many tags",
   excerpt: "x".repeat(150),

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { CoverImage } from "~/components/ui/cover-image";
 import { truncate } from "~/lib/format";
-import { postPath, type PostSummary } from "~/lib/post-summary";
+import { postPath, type PostCardData } from "~/lib/post-card-data";
 import { CategoryBadge } from "./category-badge";
 import { PostByline } from "./post-byline";
 import { TagList } from "./tag-list";
@@ -45,7 +45,7 @@ const LAYOUT: Record<PostCardVariant, { article: string; image: string | null; b
 };
 
 interface PostCardProps {
-  post: PostSummary;
+  post: PostCardData;
   variant?: PostCardVariant;
   /** The card's title heading level, one below the section it sits in. */
   headingLevel?: 2 | 3 | 4;

@@ -30,7 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       },
     };
   } catch (error) {
-    throwAsRouteError(error, { POST_NOT_FOUND: LOAD_FAILED_MESSAGE, READ_FAILED: LOAD_FAILED_MESSAGE });
+    throwAsRouteError(error, context, { POST_NOT_FOUND: LOAD_FAILED_MESSAGE, READ_FAILED: LOAD_FAILED_MESSAGE });
   }
 }
 

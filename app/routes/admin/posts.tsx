@@ -44,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { headers: flash.headers },
     );
   } catch (error) {
-    throwAsRouteError(error, { READ_FAILED: "Failed to load posts. Please try again." });
+    throwAsRouteError(error, context, { READ_FAILED: "Failed to load posts. Please try again." });
   }
 }
 

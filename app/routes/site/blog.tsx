@@ -5,7 +5,7 @@ import { SearchForm } from "~/components/site/search-form";
 import { textLinkStyles } from "~/components/ui/styles";
 import { appContext } from "~/context";
 import { errorMeta, pageMeta } from "~/lib/meta";
-import { toPostSummary } from "~/lib/post-summary";
+import { toPostCardData } from "~/lib/post-card-data";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import { normaliseSearchQuery, searchResultsLabel } from "~/lib/search";
 import type { Route } from "./+types/blog";
@@ -15,9 +15,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = normaliseSearchQuery(new URL(request.url).searchParams.get("q"));
   try {
     const posts = await context.get(appContext).services.posts.listPublishedPosts(query || undefined);
-    return { query, posts: posts.map(toPostSummary) };
+    return { query, posts: posts.map(toPostCardData) };
   } catch (error) {
-    throwAsRouteError(error, { READ_FAILED: "Failed to load posts. Please try again." });
+    throwAsRouteError(error, context, { READ_FAILED: "Failed to load posts. Please try again." });
   }
 }
 

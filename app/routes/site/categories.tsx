@@ -15,7 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   try {
     return { categories: await context.get(appContext).services.posts.summariseCategories() };
   } catch (error) {
-    throwAsRouteError(error, { READ_FAILED: "Failed to load categories. Please try again." });
+    throwAsRouteError(error, context, { READ_FAILED: "Failed to load categories. Please try again." });
   }
 }
 

@@ -4,7 +4,7 @@ import { PostCard } from "~/components/site/post-card";
 import { GridIcon, ListIcon } from "~/components/ui/icons";
 import { appContext } from "~/context";
 import { errorMeta, pageMeta } from "~/lib/meta";
-import { toPostSummary } from "~/lib/post-summary";
+import { toPostCardData } from "~/lib/post-card-data";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import type { Route } from "./+types/category";
 
@@ -13,9 +13,9 @@ type View = "grid" | "list";
 export async function loader({ params, context }: Route.LoaderArgs) {
   try {
     const { category, posts } = await context.get(appContext).services.posts.listCategoryPosts(params.category);
-    return { category, posts: posts.map(toPostSummary) };
+    return { category, posts: posts.map(toPostCardData) };
   } catch (error) {
-    throwAsRouteError(error, { READ_FAILED: "Failed to load posts. Please try again." });
+    throwAsRouteError(error, context, { READ_FAILED: "Failed to load posts. Please try again." });
   }
 }
 

@@ -6,7 +6,7 @@ import { buttonStyles, textLinkStyles } from "~/components/ui/styles";
 import { appContext } from "~/context";
 import { categoryPath } from "~/lib/categories";
 import { errorMeta, pageMeta, SITE_DESCRIPTION } from "~/lib/meta";
-import { toPostSummary } from "~/lib/post-summary";
+import { toPostCardData } from "~/lib/post-card-data";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import type { Route } from "./+types/home";
 
@@ -14,12 +14,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   try {
     const home = await context.get(appContext).services.posts.getHomePage();
     return {
-      featured: home.featured ? toPostSummary(home.featured) : null,
-      latest: home.latest.map(toPostSummary),
-      categories: home.categories.map(({ category, posts }) => ({ category, posts: posts.map(toPostSummary) })),
+      featured: home.featured ? toPostCardData(home.featured) : null,
+      latest: home.latest.map(toPostCardData),
+      categories: home.categories.map(({ category, posts }) => ({ category, posts: posts.map(toPostCardData) })),
     };
   } catch (error) {
-    throwAsRouteError(error, { READ_FAILED: "Failed to load posts. Please try again." });
+    throwAsRouteError(error, context, { READ_FAILED: "Failed to load posts. Please try again." });
   }
 }
 

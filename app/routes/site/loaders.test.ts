@@ -5,7 +5,7 @@ import { loader as categoriesLoader } from "./categories";
 import { loader as categoryLoader } from "./category";
 import { loader as homeLoader } from "./home";
 import { loader as postLoader } from "./post";
-import { contextWith, routeArgs, settle } from "./route-test-support";
+import { createRouteTestContext, routeArgs, settle } from "../../../tests/support/route-context.ts";
 
 const readFailed = () => Promise.reject(new DomainError("READ_FAILED", "Database read failed"));
 
@@ -13,27 +13,39 @@ describe("site loaders when the database cannot be read", () => {
   const postsMessage = { status: 503, body: { message: "Failed to load posts. Please try again." } };
 
   it("home, blog and category answer 503 'Failed to load posts. Please try again.'", async () => {
-    const home = contextWith({ posts: { getHomePage: readFailed } });
-    expect(await settle(() => homeLoader(routeArgs("/", {}, home)))).toMatchObject(postsMessage);
-    const blog = contextWith({ posts: { listPublishedPosts: readFailed } });
-    expect(await settle(() => blogLoader(routeArgs("/blog", {}, blog)))).toMatchObject(postsMessage);
-    const category = contextWith({ posts: { listCategoryPosts: readFailed } });
+    const home = createRouteTestContext({ posts: { getHomePage: readFailed } }, null).context;
+    expect(await settle(() => homeLoader(routeArgs(new Request("http://localhost/"), home, {})))).toMatchObject(
+      postsMessage,
+    );
+    const blog = createRouteTestContext({ posts: { listPublishedPosts: readFailed } }, null).context;
+    expect(await settle(() => blogLoader(routeArgs(new Request("http://localhost/blog"), blog, {})))).toMatchObject(
+      postsMessage,
+    );
+    const category = createRouteTestContext({ posts: { listCategoryPosts: readFailed } }, null).context;
     expect(
-      await settle(() => categoryLoader(routeArgs("/category/design", { category: "design" }, category))),
+      await settle(() =>
+        categoryLoader(routeArgs(new Request("http://localhost/category/design"), category, { category: "design" })),
+      ),
     ).toMatchObject(postsMessage);
   });
 
   it("categories answers 503 'Failed to load categories. Please try again.'", async () => {
-    const context = contextWith({ posts: { summariseCategories: readFailed } });
-    expect(await settle(() => categoriesLoader(routeArgs("/categories", {}, context)))).toMatchObject({
+    const { context, logger } = createRouteTestContext({ posts: { summariseCategories: readFailed } });
+    expect(
+      await settle(() => categoriesLoader(routeArgs(new Request("http://localhost/categories"), context, {}))),
+    ).toMatchObject({
       status: 503,
       body: { message: "Failed to load categories. Please try again." },
     });
+    expect(logger.error).toHaveBeenCalledOnce();
+    expect(logger.error.mock.calls[0]?.[0]).toMatchObject({ code: "READ_FAILED" });
   });
 
   it("a post answers 503 'Failed to load post. Please try again.'", async () => {
-    const context = contextWith({ posts: { getPublicPost: readFailed } });
-    expect(await settle(() => postLoader(routeArgs("/blog/abc", { id: "abc" }, context)))).toMatchObject({
+    const context = createRouteTestContext({ posts: { getPublicPost: readFailed } }, null).context;
+    expect(
+      await settle(() => postLoader(routeArgs(new Request("http://localhost/blog/abc"), context, { id: "abc" }))),
+    ).toMatchObject({
       status: 503,
       body: { message: "Failed to load post. Please try again." },
     });
@@ -43,35 +55,42 @@ describe("site loaders when the database cannot be read", () => {
 describe("search", () => {
   function recordingSearch() {
     const queries: (string | undefined)[] = [];
-    const context = contextWith({
-      posts: {
-        listPublishedPosts: async (query?: string) => {
-          queries.push(query);
-          return [];
+    const context = createRouteTestContext(
+      {
+        posts: {
+          listPublishedPosts: async (query?: string) => {
+            queries.push(query);
+            return [];
+          },
         },
       },
-    });
+      null,
+    ).context;
     return { queries, context };
   }
 
   it("cuts a very long query before it reaches the service", async () => {
     const { queries, context } = recordingSearch();
-    const outcome = await settle(() => blogLoader(routeArgs(`/search?q=${"a".repeat(10_000)}`, {}, context)));
+    const outcome = await settle(() =>
+      blogLoader(routeArgs(new Request(`http://localhost/search?q=${"a".repeat(10_000)}`), context, {})),
+    );
     expect(queries).toEqual(["a".repeat(200)]);
     expect(outcome.body).toMatchObject({ query: "a".repeat(200), posts: [] });
   });
 
   it("lists everything when the query is blank", async () => {
     const { queries, context } = recordingSearch();
-    await settle(() => blogLoader(routeArgs("/search?q=%20%20", {}, context)));
+    await settle(() => blogLoader(routeArgs(new Request("http://localhost/search?q=%20%20"), context, {})));
     expect(queries).toEqual([undefined]);
   });
 });
 
 describe("post ids", () => {
   it("answers 400 'Post ID is missing' for a blank id without asking the service", async () => {
-    const context = contextWith({ posts: {} });
-    expect(await settle(() => postLoader(routeArgs("/blog/%20", { id: " " }, context)))).toMatchObject({
+    const context = createRouteTestContext({ posts: {} }, null).context;
+    expect(
+      await settle(() => postLoader(routeArgs(new Request("http://localhost/blog/%20"), context, { id: " " }))),
+    ).toMatchObject({
       status: 400,
       body: { message: "Post ID is missing" },
     });

@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { DomainError, RateLimitedError } from "../../../server/errors.ts";
 import { action } from "./post";
-import { contextWith, routeArgs, settle } from "./route-test-support";
+import { createRouteTestContext, routeArgs, settle } from "../../../tests/support/route-context.ts";
 
 function postComment(fields: Record<string, string>, addComment: (...args: never[]) => Promise<unknown>) {
-  const context = contextWith({ comments: { addComment: addComment as never } }, "198.51.100.4");
+  const context = createRouteTestContext(
+    { comments: { addComment: addComment as never } },
+    null,
+    "198.51.100.4",
+  ).context;
   const init = { method: "POST", body: new URLSearchParams(fields) };
-  return settle(() => action(routeArgs("/blog/post-1", { id: "post-1" }, context, init)));
+  return settle(() => action(routeArgs(new Request("http://localhost/blog/post-1", init), context, { id: "post-1" })));
 }
 
 const neverCalled = async () => {

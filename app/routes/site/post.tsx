@@ -13,7 +13,7 @@ import { appContext } from "~/context";
 import { categoryPath } from "~/lib/categories";
 import { collectFieldErrors } from "~/lib/forms";
 import { errorMeta, pageMeta } from "~/lib/meta";
-import { postPath, toPostSummary } from "~/lib/post-summary";
+import { postPath, toPostCardData } from "~/lib/post-card-data";
 import { describeDomainError, type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
 import { COMMENT_AUTHOR_MAX, COMMENT_CONTENT_MAX, commentSchema } from "~/schemas/comment";
 import type { Route } from "./+types/post";
@@ -32,12 +32,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   try {
     const { post, comments, related } = await context.get(appContext).services.posts.getPublicPost(id);
     return {
-      post: { ...toPostSummary(post), content: post.content },
+      post: { ...toPostCardData(post), content: post.content },
       comments,
-      related: related.map(toPostSummary),
+      related: related.map(toPostCardData),
     };
   } catch (error) {
-    throwAsRouteError(error, { READ_FAILED: "Failed to load post. Please try again." });
+    throwAsRouteError(error, context, { READ_FAILED: "Failed to load post. Please try again." });
   }
 }
 
@@ -63,12 +63,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     commentId = (await services.comments.addComment(id, parsed.data, { clientAddress })).id;
   } catch (error) {
-    const failure = describeDomainError(error, {
+    const failure = describeDomainError(error, context, {
       READ_FAILED: "Failed to add comment. Please try again.",
       WRITE_FAILED: "Failed to add comment. Please try again.",
       RATE_LIMITED: "You are commenting too often. Please wait a few minutes and try again.",
     });
-    if (failure.status === 404) throwAsRouteError(error);
+    if (failure.status === 404) throwAsRouteError(error, context);
     return data<CommentFormResult>(
       { values, errors: {}, formError: failure.message },
       { status: failure.status, headers: failure.headers },

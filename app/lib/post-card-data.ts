@@ -1,12 +1,12 @@
-import type { Post } from "../../server/repositories/posts.ts";
+import type { PostSummary } from "../../server/repositories/posts.ts";
 
-/** What a post card needs: lists send this instead of whole posts, so pages do not carry every post body. */
-export type PostSummary = Pick<
-  Post,
+/** What a post card needs and no more: the fields a page sends for each post in a list. */
+export type PostCardData = Pick<
+  PostSummary,
   "id" | "title" | "excerpt" | "author" | "coverImage" | "category" | "tags" | "createdAt"
 >;
 
-export function toPostSummary(post: Post): PostSummary {
+export function toPostCardData(post: PostSummary): PostCardData {
   return {
     id: post.id,
     title: post.title,
