@@ -1,44 +1,33 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../server/db/connect.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DomainError, isDomainError, RateLimitedError } from "../../server/errors.ts";
 import { createLoginThrottle, LOGIN_THROTTLE_RULES, type LoginThrottle } from "../../server/services/login-throttle.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
-import { createTestDatabase, testDialects } from "../support/databases.ts";
-import { createManualClock, TEST_PASSWORD_COST } from "../support/factories.ts";
+import { testDialects } from "../support/databases.ts";
+import { useTestBlog } from "../support/test-blog.ts";
 
 const MINUTE = 60 * 1000;
 const PASSWORD = "a long enough password";
 
 describe.each(testDialects())("sign-in throttling on $dialect", ({ dialect, skip }) => {
-  let handle: DatabaseHandle;
-  let services: Services;
+  const blog = useTestBlog({ dialect, skip });
   let throttle: LoginThrottle;
-  let clock: ReturnType<typeof createManualClock>;
   let delays: number[];
 
-  beforeEach(async (context) => {
-    if (skip) context.skip();
-    handle = await createTestDatabase(dialect);
-    clock = createManualClock();
+  beforeEach(async () => {
     delays = [];
-    services = createServices({ db: handle.db, dialect, now: clock.now, passwordCost: TEST_PASSWORD_COST });
     throttle = createLoginThrottle({
-      db: handle.db,
-      now: clock.now,
+      db: blog.handle.db,
+      now: blog.clock.now,
       sleep: async (ms) => {
         delays.push(ms);
       },
     });
-    await services.auth.createAdmin("writer@example.com", PASSWORD);
-  });
-  afterEach(async () => {
-    await handle?.close();
+    await blog.services.auth.createAdmin("writer@example.com", PASSWORD);
   });
 
   /** One attempt's outcome: "ok", "invalid" or "locked" (with the seconds to wait). */
   async function attempt(email: string, password: string, clientAddress = "198.51.100.7") {
     try {
-      await throttle.guardSignIn({ email, clientAddress }, () => services.auth.signIn(email, password));
+      await throttle.guardSignIn({ email, clientAddress }, () => blog.services.auth.signIn(email, password));
       return "ok";
     } catch (error) {
       if (error instanceof RateLimitedError) return `locked ${error.retryAfterSeconds}s`;
@@ -56,9 +45,9 @@ describe.each(testDialects())("sign-in throttling on $dialect", ({ dialect, skip
     expect(delays).toEqual([1000, 2000]);
 
     expect(await attempt("writer@example.com", PASSWORD)).toBe("locked 900s");
-    clock.advance(10 * MINUTE);
+    blog.clock.advance(10 * MINUTE);
     expect(await attempt("writer@example.com", PASSWORD)).toBe("locked 300s");
-    clock.advance(5 * MINUTE + 1000);
+    blog.clock.advance(5 * MINUTE + 1000);
     expect(await attempt("writer@example.com", PASSWORD)).toBe("ok");
   });
 
@@ -81,7 +70,7 @@ describe.each(testDialects())("sign-in throttling on $dialect", ({ dialect, skip
     for (let index = 1; index < LOGIN_THROTTLE_RULES.email.maxFailures; index += 1) {
       expect(await attempt("writer@example.com", "wrong password")).toBe("invalid");
     }
-    clock.advance(LOGIN_THROTTLE_RULES.email.windowMs + 1000);
+    blog.clock.advance(LOGIN_THROTTLE_RULES.email.windowMs + 1000);
     expect(await attempt("writer@example.com", "wrong password")).toBe("invalid");
     expect(await attempt("writer@example.com", PASSWORD)).toBe("ok");
   });
@@ -112,13 +101,13 @@ describe.each(testDialects())("sign-in throttling on $dialect", ({ dialect, skip
   });
 
   it("shares the count between app servers using the same database", async () => {
-    const otherServer = createLoginThrottle({ db: handle.db, now: clock.now, sleep: async () => {} });
+    const otherServer = createLoginThrottle({ db: blog.handle.db, now: blog.clock.now, sleep: async () => {} });
     for (let index = 1; index < LOGIN_THROTTLE_RULES.email.maxFailures; index += 1) {
       expect(await attempt("writer@example.com", "wrong password")).toBe("invalid");
     }
     await expect(
       otherServer.guardSignIn({ email: "writer@example.com", clientAddress: "198.51.100.8" }, () =>
-        services.auth.signIn("writer@example.com", "wrong password"),
+        blog.services.auth.signIn("writer@example.com", "wrong password"),
       ),
     ).rejects.toBeInstanceOf(RateLimitedError);
   });
@@ -138,7 +127,7 @@ describe.each(testDialects())("sign-in throttling on $dialect", ({ dialect, skip
       await attempt("writer@example.com", "wrong password");
     }
     expect(await attempt("writer@example.com", PASSWORD)).toMatch(/^locked/);
-    await services.auth.resetPassword("writer@example.com", "a brand new password");
+    await blog.services.auth.resetPassword("writer@example.com", "a brand new password");
     expect(await attempt("writer@example.com", "a brand new password")).toBe("ok");
   });
 });

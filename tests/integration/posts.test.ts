@@ -1,64 +1,51 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../server/db/connect.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { isDomainError } from "../../server/errors.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
-import { createTestDatabase, testDialects } from "../support/databases.ts";
-import { createManualClock, createPosts } from "../support/factories.ts";
+import { testDialects } from "../support/databases.ts";
+import { useTestBlog } from "../support/test-blog.ts";
+import { createPosts } from "../support/factories.ts";
 
 describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
-  let handle: DatabaseHandle;
-  let services: Services;
-  let clock: ReturnType<typeof createManualClock>;
-
-  beforeEach(async (context) => {
-    if (skip) context.skip();
-    handle = await createTestDatabase(dialect);
-    clock = createManualClock();
-    services = createServices({ db: handle.db, dialect, now: clock.now });
-  });
-  afterEach(async () => {
-    await handle?.close();
-  });
+  const blog = useTestBlog({ dialect, skip });
 
   it("never shows a draft on any public surface", async () => {
-    const [published, draft] = await createPosts(services, clock, [
+    const [published, draft] = await createPosts(blog.services, blog.clock, [
       { title: "Visible lighthouse", category: "Design", tags: ["lamps"] },
       { title: "Secret lighthouse", category: "Design", tags: ["lamps"], published: false },
     ]);
     const draftId = draft!.id;
     const visibleIds = (posts: { id: string }[]) => posts.map((post) => post.id);
 
-    expect(visibleIds(await services.posts.listPublishedPosts())).toEqual([published!.id]);
-    expect(visibleIds(await services.posts.listPublishedPosts("lighthouse"))).toEqual([published!.id]);
-    expect(visibleIds(await services.posts.listPublishedPosts("lamps"))).toEqual([published!.id]);
-    expect(visibleIds((await services.posts.listCategoryPosts("design")).posts)).toEqual([published!.id]);
-    const home = await services.posts.getHomePage();
+    expect(visibleIds(await blog.services.posts.listPublishedPosts())).toEqual([published!.id]);
+    expect(visibleIds(await blog.services.posts.listPublishedPosts("lighthouse"))).toEqual([published!.id]);
+    expect(visibleIds(await blog.services.posts.listPublishedPosts("lamps"))).toEqual([published!.id]);
+    expect(visibleIds((await blog.services.posts.listCategoryPosts("design")).posts)).toEqual([published!.id]);
+    const home = await blog.services.posts.getHomePage();
     expect(home.featured?.id).toBe(published!.id);
     expect(home.categories.flatMap((section) => visibleIds(section.posts))).not.toContain(draftId);
-    expect(await services.posts.summariseCategories()).toEqual([
+    expect(await blog.services.posts.summariseCategories()).toEqual([
       { category: "Design", postCount: 1, firstExcerpt: published!.excerpt },
     ]);
-    const { related } = await services.posts.getPublicPost(published!.id);
+    const { related } = await blog.services.posts.getPublicPost(published!.id);
     expect(visibleIds(related)).not.toContain(draftId);
-    await expect(services.posts.getPublicPost(draftId)).rejects.toSatisfy((error) =>
+    await expect(blog.services.posts.getPublicPost(draftId)).rejects.toSatisfy((error) =>
       isDomainError(error, "POST_NOT_AVAILABLE"),
     );
   });
 
   it("lists published posts newest first", async () => {
-    const created = await createPosts(services, clock, [{}, {}, {}]);
-    const listed = await services.posts.listPublishedPosts();
+    const created = await createPosts(blog.services, blog.clock, [{}, {}, {}]);
+    const listed = await blog.services.posts.listPublishedPosts();
     expect(listed.map((post) => post.id)).toEqual(created.map((post) => post.id).reverse());
   });
 
   it("builds the home page: featured, the next six, and three per category", async () => {
     const created = await createPosts(
-      services,
-      clock,
+      blog.services,
+      blog.clock,
       Array.from({ length: 10 }, (_, index) => ({ category: index % 2 === 0 ? "Business" : "Design" })),
     );
     const newestFirst = created.map((post) => post.id).reverse();
-    const home = await services.posts.getHomePage();
+    const home = await blog.services.posts.getHomePage();
     expect(home.featured?.id).toBe(newestFirst[0]);
     expect(home.latest.map((post) => post.id)).toEqual(newestFirst.slice(1, 7));
     expect(home.categories.map((section) => [section.category, section.posts.length])).toEqual([
@@ -77,14 +64,14 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
 
   describe("search", () => {
     beforeEach(async () => {
-      await createPosts(services, clock, [
+      await createPosts(blog.services, blog.clock, [
         { title: "Typing TypeScript fast", content: "<p>Generics and <strong>inference</strong>.</p>", tags: ["ts"] },
         { title: "Colour theory", content: "<p>Contrast matters: 100% of readers agree.</p>", tags: ["Accessibility"] },
         { title: "Pricing work", content: "<p>Charge for value_based outcomes.</p>", tags: ["freelance"] },
       ]);
     });
     const titlesFor = async (query: string) =>
-      (await services.posts.listPublishedPosts(query)).map((post) => post.title);
+      (await blog.services.posts.listPublishedPosts(query)).map((post) => post.title);
 
     it("matches title, content text and tags, ignoring case", async () => {
       expect(await titlesFor("typescript")).toEqual(["Typing TypeScript fast"]);
@@ -117,35 +104,35 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
   });
 
   it("summarises categories by count, with the newest post's excerpt", async () => {
-    await createPosts(services, clock, [
+    await createPosts(blog.services, blog.clock, [
       { category: "Design", excerpt: "older design" },
       { category: "Business", excerpt: "only business" },
       { category: "Design", excerpt: "newest design" },
     ]);
-    expect(await services.posts.summariseCategories()).toEqual([
+    expect(await blog.services.posts.summariseCategories()).toEqual([
       { category: "Design", postCount: 2, firstExcerpt: "newest design" },
       { category: "Business", postCount: 1, firstExcerpt: "only business" },
     ]);
   });
 
   it("lists a category from its lower-case route value and refuses unknown ones", async () => {
-    const [design] = await createPosts(services, clock, [{ category: "Design" }, { category: "Business" }]);
-    const result = await services.posts.listCategoryPosts("design");
+    const [design] = await createPosts(blog.services, blog.clock, [{ category: "Design" }, { category: "Business" }]);
+    const result = await blog.services.posts.listCategoryPosts("design");
     expect(result.category).toBe("Design");
     expect(result.posts.map((post) => post.id)).toEqual([design!.id]);
-    await expect(services.posts.listCategoryPosts("cooking")).rejects.toSatisfy((error) =>
+    await expect(blog.services.posts.listCategoryPosts("cooking")).rejects.toSatisfy((error) =>
       isDomainError(error, "CATEGORY_NOT_FOUND"),
     );
   });
 
   it("picks up to three related posts of the same category, never the post itself", async () => {
-    const created = await createPosts(services, clock, [
+    const created = await createPosts(blog.services, blog.clock, [
       ...Array.from({ length: 5 }, () => ({ category: "Tutorials" as const })),
       { category: "Business" },
     ]);
     const current = created[0]!;
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      const { related } = await services.posts.getPublicPost(current.id);
+      const { related } = await blog.services.posts.getPublicPost(current.id);
       expect(related).toHaveLength(3);
       for (const post of related) {
         expect(post.category).toBe("Tutorials");
@@ -155,13 +142,13 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
   });
 
   it("sets both timestamps on create and only updatedAt on update", async () => {
-    const [post] = await createPosts(services, clock, [{ tags: [" css ", "CSS", "", "grid"] }]);
-    expect(post!.createdAt).toBe(clock.now().toISOString());
+    const [post] = await createPosts(blog.services, blog.clock, [{ tags: [" css ", "CSS", "", "grid"] }]);
+    expect(post!.createdAt).toBe(blog.clock.now().toISOString());
     expect(post!.updatedAt).toBe(post!.createdAt);
     expect(post!.tags).toEqual(["css", "grid"]);
 
-    clock.advance(3_600_000);
-    const updated = await services.posts.updatePost(post!.id, {
+    blog.clock.advance(3_600_000);
+    const updated = await blog.services.posts.updatePost(post!.id, {
       ...post!,
       category: "Design",
       title: "Renamed",
@@ -170,18 +157,18 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
     });
     expect(updated.title).toBe("Renamed");
     expect(updated.createdAt).toBe(post!.createdAt);
-    expect(updated.updatedAt).toBe(clock.now().toISOString());
+    expect(updated.updatedAt).toBe(blog.clock.now().toISOString());
     expect(updated.tags).toEqual(["grid", "layout"]);
-    expect(await services.posts.listPublishedPosts("renamed")).toEqual([]);
-    expect((await services.posts.listAllPosts("renamed")).map((found) => found.id)).toEqual([post!.id]);
+    expect(await blog.services.posts.listPublishedPosts("renamed")).toEqual([]);
+    expect((await blog.services.posts.listAllPosts("renamed")).map((found) => found.id)).toEqual([post!.id]);
   });
 
   it("filters the admin list by title, author or category, ignoring case", async () => {
-    await createPosts(services, clock, [
+    await createPosts(blog.services, blog.clock, [
       { title: "Alpha", author: "Grace", category: "Design" },
       { title: "Beta", author: "Linus", category: "Business", published: false },
     ]);
-    const titles = async (filter: string) => (await services.posts.listAllPosts(filter)).map((post) => post.title);
+    const titles = async (filter: string) => (await blog.services.posts.listAllPosts(filter)).map((post) => post.title);
     expect(await titles("")).toEqual(["Beta", "Alpha"]);
     expect(await titles("alp")).toEqual(["Alpha"]);
     expect(await titles("LINUS")).toEqual(["Beta"]);
@@ -190,35 +177,35 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
   });
 
   it("deletes a post together with its comments", async () => {
-    const [kept, doomed] = await createPosts(services, clock, [{}, {}]);
-    await services.comments.addComment(kept!.id, { author: "Ann", content: "Stays" });
-    await services.comments.addComment(doomed!.id, { author: "Bob", content: "Goes" });
-    expect(await services.posts.deletePost(doomed!.id)).toBe(true);
-    expect(await services.posts.deletePost(doomed!.id)).toBe(false);
-    await expect(services.posts.getPublicPost(doomed!.id)).rejects.toSatisfy((error) =>
+    const [kept, doomed] = await createPosts(blog.services, blog.clock, [{}, {}]);
+    await blog.services.comments.addComment(kept!.id, { author: "Ann", content: "Stays" });
+    await blog.services.comments.addComment(doomed!.id, { author: "Bob", content: "Goes" });
+    expect(await blog.services.posts.deletePost(doomed!.id)).toBe(true);
+    expect(await blog.services.posts.deletePost(doomed!.id)).toBe(false);
+    await expect(blog.services.posts.getPublicPost(doomed!.id)).rejects.toSatisfy((error) =>
       isDomainError(error, "POST_NOT_FOUND"),
     );
-    const remaining = await handle.db.selectFrom("comments").select("content").execute();
+    const remaining = await blog.handle.db.selectFrom("comments").select("content").execute();
     expect(remaining).toEqual([{ content: "Stays" }]);
   });
 
   it("answers malformed and unknown ids with not found, without touching anything", async () => {
     for (const id of ["", "nope", "../etc/passwd", "x".repeat(500), "%00"]) {
-      await expect(services.posts.getPublicPost(id)).rejects.toSatisfy((error) =>
+      await expect(blog.services.posts.getPublicPost(id)).rejects.toSatisfy((error) =>
         isDomainError(error, "POST_NOT_FOUND"),
       );
     }
-    expect(await services.posts.deletePost("' or 1=1 --")).toBe(false);
+    expect(await blog.services.posts.deletePost("' or 1=1 --")).toBe(false);
   });
 
   it("sanitises post HTML before it is shown", async () => {
-    const [post] = await createPosts(services, clock, [
+    const [post] = await createPosts(blog.services, blog.clock, [
       {
         content:
           '<h2>Hi</h2><p onclick="steal()">Text <a href="javascript:alert(1)">bad</a> <a href="https://ok.example">ok</a></p><script>alert(1)</script><img src="x" onerror="alert(1)">',
       },
     ]);
-    const { post: shown } = await services.posts.getPublicPost(post!.id);
+    const { post: shown } = await blog.services.posts.getPublicPost(post!.id);
     expect(shown.content).toContain("<h2>Hi</h2>");
     expect(shown.content).toContain('<a href="https://ok.example">ok</a>');
     expect(shown.content).not.toMatch(/script|onclick|onerror|javascript:/);

@@ -1,36 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../server/db/connect.ts";
+import { describe, expect, it } from "vitest";
 import { RateLimitedError } from "../../server/errors.ts";
 import { createCommentService } from "../../server/services/comments.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
-import { createTestDatabase, testDialects } from "../support/databases.ts";
-import { createManualClock, createPosts } from "../support/factories.ts";
+import { testDialects } from "../support/databases.ts";
+import { useTestBlog } from "../support/test-blog.ts";
+import { createPosts } from "../support/factories.ts";
 
 const policy = { maxHits: 3, windowMs: 60_000 };
 
 describe.each(testDialects())("visitor comments on $dialect", ({ dialect, skip }) => {
-  let handle: DatabaseHandle;
-  let services: Services;
-  let clock: ReturnType<typeof createManualClock>;
-
-  beforeEach(async (context) => {
-    if (skip) context.skip();
-    handle = await createTestDatabase(dialect);
-    clock = createManualClock();
-    services = createServices({ db: handle.db, dialect, now: clock.now });
-  });
-  afterEach(async () => {
-    await handle?.close();
-  });
+  const blog = useTestBlog({ dialect, skip });
 
   it("refuses an address over its budget until the window ends, and says when to retry", async () => {
-    const [post] = await createPosts(services, clock, [{}]);
-    const comments = createCommentService({ db: handle.db, now: clock.now, rateLimit: policy });
+    const [post] = await createPosts(blog.services, blog.clock, [{}]);
+    const comments = createCommentService({ db: blog.handle.db, now: blog.clock.now, rateLimit: policy });
     const visitor = { clientAddress: "203.0.113.7" };
     for (let attempt = 1; attempt <= policy.maxHits; attempt += 1) {
       await comments.addComment(post!.id, { author: "Ann", content: `Comment ${attempt}` }, visitor);
     }
-    clock.advance(20_000);
+    blog.clock.advance(20_000);
     const refused = await comments
       .addComment(post!.id, { author: "Ann", content: "One too many" }, visitor)
       .catch((error: unknown) => error);
@@ -42,19 +29,19 @@ describe.each(testDialects())("visitor comments on $dialect", ({ dialect, skip }
       author: "Bo",
     });
 
-    clock.advance(40_001);
+    blog.clock.advance(40_001);
     await expect(
       comments.addComment(post!.id, { author: "Ann", content: "Back again" }, visitor),
     ).resolves.toMatchObject({ content: "Back again" });
-    const { comments: stored } = await services.posts.getPublicPost(post!.id);
+    const { comments: stored } = await blog.services.posts.getPublicPost(post!.id);
     expect(stored.map((comment) => comment.content)).not.toContain("One too many");
     expect(stored).toHaveLength(policy.maxHits + 2);
   });
 
   it("counts attempts on missing posts too, so probing costs the same budget", async () => {
     const comments = createCommentService({
-      db: handle.db,
-      now: clock.now,
+      db: blog.handle.db,
+      now: blog.clock.now,
       rateLimit: { maxHits: 1, windowMs: 60_000 },
     });
     const visitor = { clientAddress: "2001:db8::1" };
