@@ -21,16 +21,8 @@ export interface Post {
 /** What lists and cards need: everything but the body, which can be large. */
 export type PostSummary = Omit<Post, "content">;
 
-export interface PostFields {
-  title: string;
-  content: string;
-  excerpt: string;
-  author: string;
-  coverImage: string;
-  category: string;
-  tags: string[];
-  published: boolean;
-}
+/** What a writer sets; the id and timestamps are the database's to give. */
+export type PostFields = Omit<Post, "id" | "createdAt" | "updatedAt">;
 
 export interface CategorySummary {
   category: string;

@@ -10,6 +10,8 @@ import { formText } from "~/lib/forms";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import type { Route } from "./+types/posts";
 
+const POST_LIST_COLUMNS = ["Title", "Author", "Category", "Date", "Status", "Actions"] as const;
+
 /** SPEC §9: admin titles are cut at 40 characters. */
 const TITLE_MAX = 40;
 const QUERY_MAX = 200;
@@ -158,24 +160,11 @@ export default function AdminPosts({ loaderData }: Route.ComponentProps) {
           <table className="min-w-full divide-y divide-slate-200 text-left text-sm dark:divide-slate-800">
             <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:bg-slate-800/60 dark:text-slate-300">
               <tr>
-                <th scope="col" className="px-4 py-3">
-                  Title
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Author
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Category
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Date
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Actions
-                </th>
+                {POST_LIST_COLUMNS.map((column) => (
+                  <th key={column} scope="col" className="px-4 py-3">
+                    {column}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
