@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { adminPasswordSchema } from "../app/schemas/login.ts";
 import { parseConfig } from "../server/config.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import { migrateToLatest } from "../server/db/migrate.ts";
@@ -22,7 +23,6 @@ Commands:
 The database is DATABASE_URL (default file:./data/blog.sqlite).`;
 
 const emailSchema = z.email();
-const passwordSchema = z.string().min(10, "The password must be at least 10 characters").max(256);
 
 function fail(message: string): never {
   console.error(message);
@@ -36,7 +36,7 @@ async function askPassword(): Promise<string> {
     const again = await readSecret("Repeat password: ");
     if (again !== password) fail("The passwords do not match.");
   }
-  const parsed = passwordSchema.safeParse(password);
+  const parsed = adminPasswordSchema.safeParse(password);
   if (!parsed.success) fail(parsed.error.issues[0]?.message ?? "Invalid password");
   return parsed.data;
 }

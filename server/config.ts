@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../app/schemas/login.ts";
 
 const booleanFlag = z.enum(["0", "1", "true", "false"]).transform((value) => value === "1" || value === "true");
 
@@ -35,7 +36,11 @@ const envSchema = z
     SOURCE_URL: httpUrl.default("https://example.com/source"),
     BLOG_DEMO: booleanFlag.default(true),
     ADMIN_EMAIL: z.email("must be an email address").optional(),
-    ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").max(256).optional(),
+    ADMIN_PASSWORD: z
+      .string()
+      .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+      .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`)
+      .optional(),
     TRUST_PROXY: booleanFlag.default(false),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })

@@ -23,6 +23,12 @@ export const loginSchema = z.object({
 
 export type LoginInput = z.infer<typeof loginSchema>;
 
+/** The rule for a new admin password, wherever one is set: setup link, CLI. */
+export const adminPasswordSchema = z
+  .string({ error: `Password must be at least ${PASSWORD_MIN} characters` })
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
+
 /** The first admin, created through the one-time setup link. */
 export const setupSchema = z
   .object({
@@ -32,10 +38,7 @@ export const setupSchema = z
       .min(1, "Please enter an email address")
       .max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
       .pipe(z.email("Please enter a valid email address")),
-    password: z
-      .string({ error: `Password must be at least ${PASSWORD_MIN} characters` })
-      .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
-      .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+    password: adminPasswordSchema,
     confirmPassword: z.string({ error: "Please repeat the password" }),
   })
   .refine((values) => values.password === values.confirmPassword, {

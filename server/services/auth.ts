@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { DomainError, guardRead, guardWrite } from "../errors.ts";
@@ -6,6 +6,7 @@ import * as admins from "../repositories/admins.ts";
 import { clearRateLimit } from "../repositories/rate-limits.ts";
 import * as sessions from "../repositories/sessions.ts";
 import { loginEmailKey } from "./login-throttle.ts";
+import { createToken, hashToken } from "./tokens.ts";
 import { hashPassword, OWASP_SCRYPT_COST, type ScryptCost, verifyPassword } from "./passwords.ts";
 
 /** A session ends after 14 days without use, and 30 days after sign-in whatever happens. */
@@ -23,10 +24,6 @@ export interface SessionUser {
 
 export function usernameFromEmail(email: string): string {
   return email.split("@")[0] || "User";
-}
-
-function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
 }
 
 export interface AuthServiceDeps {
@@ -73,7 +70,7 @@ export function createAuthService({ db, now, passwordCost = OWASP_SCRYPT_COST }:
       const account = await guardRead(() => admins.findAdminByEmail(db, email));
       const valid = await verifyPassword(password, account?.passwordHash ?? (await decoyHash));
       if (!account || !valid) throw new DomainError("INVALID_CREDENTIALS", "Invalid email or password");
-      const token = randomBytes(32).toString("base64url");
+      const token = createToken();
       await guardWrite(() =>
         sessions.insertSession(db, { idHash: hashToken(token), adminId: account.id, now: now().toISOString() }),
       );

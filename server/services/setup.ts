@@ -1,19 +1,15 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { guardRead, guardWrite } from "../errors.ts";
 import { countAdmins } from "../repositories/admins.ts";
 import * as setupTokens from "../repositories/setup-tokens.ts";
+import { createToken, hashToken } from "./tokens.ts";
 import { hashPassword, OWASP_SCRYPT_COST, type ScryptCost } from "./passwords.ts";
 
 /** Long enough to reach the browser after a restart or a coffee; short enough that an old log is harmless. */
 export const SETUP_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 export type SetupLinkState = "open" | "invalid" | "closed";
-
-function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
-}
 
 export interface SetupServiceDeps {
   db: Kysely<Database>;
@@ -38,7 +34,7 @@ export function createSetupService({ db, now, passwordCost = OWASP_SCRYPT_COST }
     /** A new link token while no admin exists (every app server may print its own); undefined once one does. */
     async issueSetupToken(): Promise<string | undefined> {
       if (await anyAdmin()) return undefined;
-      const token = randomBytes(32).toString("base64url");
+      const token = createToken();
       const at = now();
       await guardWrite(async () => {
         await setupTokens.deleteExpiredSetupTokens(db, at.toISOString());
