@@ -3,6 +3,8 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+const ZOD_MESSAGE = "Import z from domain/zod.ts, which turns off the eval probe the CSP forbids.";
+
 export default tseslint.config(
   { ignores: ["build/", ".react-router/", "node_modules/", "playwright-report/", "test-results/", ".e2e-data/"] },
   js.configs.recommended,
@@ -14,6 +16,54 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-non-null-assertion": "off",
+    },
+  },
+  // One direction for dependencies (docs/conventions.md): app → server → domain, never back.
+  {
+    files: ["server/**/*.ts", "domain/**/*.ts", "cli/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [{ group: ["~/*", "**/app/*"], message: "server/, domain/ and cli/ never import the React app." }],
+        },
+      ],
+    },
+  },
+  {
+    files: ["domain/**/*.ts"],
+    ignores: ["domain/zod.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "zod", message: ZOD_MESSAGE }],
+          patterns: [
+            { group: ["~/*", "**/app/*"], message: "domain/ never imports the React app." },
+            { group: ["#server/*", "**/server/*", "node:*"], message: "domain/ is shared with the browser." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/**/*.ts", "app/**/*.tsx"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "zod", message: ZOD_MESSAGE }] }],
+    },
+  },
+  {
+    files: ["app/components/**/*.tsx", "app/components/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "zod", message: ZOD_MESSAGE }],
+          patterns: [
+            { group: ["#server/*", "**/server/*"], message: "Components take domain types, never server code." },
+          ],
+        },
+      ],
     },
   },
 );

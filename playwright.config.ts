@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { findChromium } from "./scripts/ensure-chromium.ts";
 
 // Two servers, each on its own fresh SQLite database with demo content, so admin tests that
 // publish or delete posts never change what the public-site tests are reading.
@@ -29,11 +30,13 @@ function blogServer(name: string, port: number, url: string) {
       ABOUT_URL: E2E_ABOUT_URL,
       SOURCE_URL: E2E_SOURCE_URL,
       LOG_LEVEL: "warn",
+      // Tests speak for distinct visitors through X-Forwarded-For (per-address comment rules).
+      TRUST_PROXY: "1",
     },
   };
 }
 
-// Debian's Chromium, never a downloaded browser; flags keep it off the (closed) network.
+// The browser `npm test` found or installed (scripts/ensure-chromium.ts); flags keep it off the network.
 const chromiumArgs = [
   "--no-sandbox",
   "--disable-gpu",
@@ -54,7 +57,7 @@ export default defineConfig({
   use: {
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: findChromium(),
       args: chromiumArgs,
     },
   },

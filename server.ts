@@ -47,10 +47,43 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const services = server.createServices({ db: database.db, dialect: database.dialect });
+  // `npm run blog -- restore` refuses while this file names a live process.
+  const releasePidFile = config.database.dialect === "sqlite" ? server.holdPidFile(config.database.filename) : () => {};
+
+  const services = server.createServices({
+    db: database.db,
+    dialect: database.dialect,
+    siteLinks: { aboutUrl: config.aboutUrl, sourceUrl: config.sourceUrl },
+    commentIpSalt: server.resolveCommentIpSalt(config),
+  });
   await server.prepareDatabase(database, config, services, logger);
 
+  const pageCache = server.createPageCache({
+    // Vite rebuilds pages on every edit in development: nothing there may be served from memory.
+    maxBytes: dev ? 0 : config.pageCacheBytes,
+    personalCookieNames: [server.SESSION_COOKIE_NAME, server.PENDING_COMMENTS_COOKIE_NAME],
+  });
+  services.changes.subscribe((tags) => pageCache.invalidate(tags));
+  // Other app servers on the same PostgreSQL database cache pages too; SQLite has one process.
+  const relay =
+    config.database.dialect === "postgres"
+      ? await server.startContentChangeRelay({
+          db: database.db,
+          connectionString: config.database.connectionString,
+          changes: services.changes,
+          target: pageCache,
+          logger,
+        })
+      : undefined;
+  // The site's title, links, footer and time zone are on every page.
+  services.siteSettings.onChange(() => pageCache.clear());
+  // Another server's save must reach this one's cached pages, which are served without reading settings.
+  const stopWatchingSettings = services.siteSettings.watch((error: unknown) =>
+    logger.error({ err: error }, "checking the site settings failed"),
+  );
+
   const app = server.createHttpApp({
+    pageCache,
     config,
     services,
     logger,
@@ -89,6 +122,7 @@ async function main(): Promise<void> {
     if (shuttingDown) return;
     shuttingDown = true;
     clearInterval(housekeeping);
+    stopWatchingSettings();
     logger.info(`${signal} received: finishing in-flight requests`);
     const forceExit = setTimeout(() => {
       logger.warn("requests still open after the grace period; closing them");
@@ -97,7 +131,9 @@ async function main(): Promise<void> {
     forceExit.unref();
     listener.close(async () => {
       await vite?.close();
+      await relay?.close();
       await database.close();
+      releasePidFile();
       logger.info("stopped");
       process.exit(0);
     });

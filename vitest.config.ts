@@ -11,7 +11,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "cli/**/*.test.ts"],
+          include: [
+            "app/**/*.test.{ts,tsx}",
+            "domain/**/*.test.ts",
+            "server/**/*.test.ts",
+            "cli/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
         },
       },
       {

@@ -2,8 +2,16 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
-import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from "react-router";
-import { appContext } from "./context";
+import {
+  type EntryContext,
+  type HandleErrorFunction,
+  isRouteErrorResponse,
+  type RouterContextProvider,
+  ServerRouter,
+} from "react-router";
+import { appContext } from "#server/request-context.ts";
+import appCss from "./app.css?inline";
+import { InlineStylesContext } from "./lib/inline-styles";
 
 export const streamTimeout = 5_000;
 
@@ -17,7 +25,6 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { cspNonce } = loadContext.get(appContext);
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -28,9 +35,10 @@ export default function handleRequest(
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} nonce={cspNonce} />,
+      <InlineStylesContext value={appCss}>
+        <ServerRouter context={routerContext} url={request.url} />
+      </InlineStylesContext>,
       {
-        nonce: cspNonce,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough({
@@ -61,8 +69,12 @@ export default function handleRequest(
   });
 }
 
-/** One log line per unexpected loader/action/render error; aborted requests are not errors. */
+/**
+ * An unexpected loader, action or render error: its cause goes into the request's one
+ * log line (server/http.ts). Aborted requests are not errors.
+ */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
-  if (request.signal.aborted) return;
-  context.get(appContext).logger.error({ err: error, url: request.url }, "request failed");
+  // A client's mistake that React Router answers itself (405 for a route without an action).
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  context.get(appContext).recordFailure(error);
 };

@@ -1,21 +1,25 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { useContext } from "react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
-import "./app.css";
 import { ErrorPanel } from "./components/site/error-panel";
-import { appContext, userContext } from "./context";
-import { errorMeta, pageMeta } from "./lib/meta";
+import { appContext, userContext } from "#server/request-context.ts";
+import { errorMeta, feedLinks, pageMeta, withSite } from "./lib/meta";
+import { InlineStylesContext } from "./lib/inline-styles";
+import { isDomainError } from "#domain/errors.ts";
 import { themeBootScript } from "./lib/theme";
 
 /** Resolves the signed-in admin once per request, for every loader and action below. */
 const sessionMiddleware: Route.MiddlewareFunction = async ({ request, context }) => {
-  const { services, sessionCookie, logger } = context.get(appContext);
-  const token: unknown = await sessionCookie.parse(request.headers.get("Cookie"));
+  const { services, sessionCookie, recordFailure } = context.get(appContext);
+  const token = await sessionCookie.read(request);
   let user = null;
-  if (typeof token === "string") {
+  if (token) {
     try {
       user = (await services.auth.getSessionUser(token)) ?? null;
     } catch (error) {
-      logger.error({ err: error }, "session lookup failed");
+      // Readers still get the page while the database is down; anything else is a bug.
+      if (!isDomainError(error, "DATABASE_UNAVAILABLE")) throw error;
+      recordFailure(error.cause ?? error);
     }
   }
   context.set(userContext, user);
@@ -24,36 +28,40 @@ const sessionMiddleware: Route.MiddlewareFunction = async ({ request, context })
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
 export function loader({ context }: Route.LoaderArgs) {
-  const { site, cspNonce } = context.get(appContext);
+  const { site } = context.get(appContext);
   const user = context.get(userContext);
   return {
-    user: user ? { username: user.username, email: user.email, isAdmin: user.isAdmin } : null,
+    user: user ? { username: user.username, email: user.email, role: user.role, isAdmin: user.isAdmin } : null,
     site,
-    cspNonce,
   };
 }
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+/** Every page names the blog's feeds, so a reader pointed at any page finds them. */
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  ...feedLinks(),
+];
 
 /** Routes below replace this with their own; it covers errors that reach the root. */
-export const meta: Route.MetaFunction = ({ error }) => (error ? errorMeta(error) : pageMeta("Home"));
+export const meta: Route.MetaFunction = withSite(({ error }) => (error ? errorMeta(error) : pageMeta("Home")));
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const rootData = useRouteLoaderData<typeof loader>("root");
-  const nonce = rootData?.cspNonce;
+  const inlineCss = useContext(InlineStylesContext);
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeBootScript }} />
+        <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeBootScript }} />
+        {/* Written by the server only; hydration leaves the element as the server sent it. */}
+        <style suppressHydrationWarning dangerouslySetInnerHTML={{ __html: inlineCss ?? "" }} />
         <Meta />
         <Links />
       </head>
       <body className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScrollRestoration />
+        <Scripts />
       </body>
     </html>
   );

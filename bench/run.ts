@@ -1,8 +1,273 @@
-// `npm run bench`: every benchmark, one after the other, each printing its own figures.
-import { spawnSync } from "node:child_process";
+// `npm run bench` (builds first): page weight per public route, then every public route of the
+// production server at 100,000 posts on SQLite and on PostgreSQL, cached and uncached, against
+// a static server sending the same bytes in the same run. Ratios are what to compare: the
+// absolute figures depend on the machine and on what else it is doing.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+import pg from "pg";
+import { formatSizes, measureRoutes } from "./bundle-size.ts";
+import { COMMON_WORD, RARE_WORD } from "./data.ts";
 
-for (const benchmark of ["bench/search.ts", "bench/pages.ts"]) {
-  console.log(`\n=== ${benchmark}`);
-  const result = spawnSync(process.execPath, [benchmark], { stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 32;
+const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const PORT = Number(process.env.BENCH_PORT ?? 3290);
+const STATIC_PORT = PORT + 1;
+const HEADERS = { "accept-encoding": "gzip" };
+
+interface Figures {
+  perSecond: number;
+  p50: number;
+  p99: number;
 }
+
+async function load(url: string, connections: number, seconds: number): Promise<Figures> {
+  const result = await autocannon({ url, connections, duration: seconds, headers: HEADERS });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} answers other than 2xx, ${result.errors} errors`);
+  }
+  return { perSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+function rssMegabytes(pid: number): number {
+  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+async function waitUntilUp(url: string, child?: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    if (child && child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const up = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+function startBlog(databaseUrl: string, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ["server.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      SITE_URL: `http://127.0.0.1:${PORT}`,
+      DATABASE_URL: databaseUrl,
+      BLOG_DEMO: "0",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+function fillDatabase(databaseUrl: string): void {
+  const started = Date.now();
+  const result = spawnSync(process.execPath, ["cli/blog.ts", "bench-data", "--posts", String(POSTS)], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (result.status !== 0) throw new Error(`bench-data failed on ${databaseUrl}`);
+  console.log(`  ${POSTS.toLocaleString("en-US")} posts written in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+async function publicRoutes(base: string): Promise<string[]> {
+  const blog = await (await fetch(`${base}/blog`)).text();
+  const post = blog.match(/href="(\/blog\/[A-Za-z0-9_-]+)"/)?.[1];
+  if (!post) throw new Error("/blog lists no post");
+  return [
+    "/",
+    "/blog",
+    // A page halfway down the archive (24 posts a page).
+    `/blog?page=${Math.max(1, Math.floor(POSTS / 48))}`,
+    post,
+    "/category/design",
+    "/categories",
+    `/search?q=${RARE_WORD}`,
+    `/search?q=${COMMON_WORD}`,
+    "/about",
+  ];
+}
+
+interface RouteFigures {
+  load: Figures;
+  single: Figures;
+}
+
+async function measureServer(base: string, routes: string[], pid: number) {
+  const figures = new Map<string, RouteFigures>();
+  let peakRss = 0;
+  for (const route of routes) {
+    // A first request fills the cache (when there is one); the figures are for what follows.
+    await fetch(`${base}${route}`, { headers: HEADERS }).then((response) => response.arrayBuffer());
+    const loaded = await load(`${base}${route}`, CONNECTIONS, SECONDS);
+    peakRss = Math.max(peakRss, rssMegabytes(pid));
+    const single = await load(`${base}${route}`, 1, Math.max(1, Math.round(SECONDS / 2)));
+    figures.set(route, { load: loaded, single });
+  }
+  return { figures, peakRss };
+}
+
+/** The same bytes from a server that does nothing else: nginx when installed, else node:http. */
+async function startStaticBaseline(pages: Map<string, Buffer>): Promise<{ name: string; stop: () => Promise<void> }> {
+  const directory = mkdtempSync(path.join(tmpdir(), "blog-bench-static-"));
+  // nginx's workers run as an unprivileged user.
+  chmodSync(directory, 0o755);
+  const files = new Map<string, string>();
+  [...pages.keys()].forEach((route, index) => {
+    const file = `page-${index}.html`;
+    writeFileSync(path.join(directory, file), pages.get(route)!);
+    files.set(route, file);
+  });
+  const nginx = spawnSync("nginx", ["-v"], { stdio: "ignore" }).status === 0;
+  if (nginx) {
+    mkdirSync(path.join(directory, "logs"));
+    const locations = [...files]
+      .map(([route, file]) => `if ($request_uri = "${route}") { rewrite ^ /${file} break; }`)
+      .join("\n      ");
+    const config = `worker_processes 1; daemon off; pid ${directory}/nginx.pid; error_log ${directory}/logs/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off; client_body_temp_path ${directory}; proxy_temp_path ${directory};
+  fastcgi_temp_path ${directory}; uwsgi_temp_path ${directory}; scgi_temp_path ${directory};
+  types { text/html html; }
+  gzip on; gzip_comp_level 6; gzip_types text/html; gzip_min_length 0;
+  server {
+    listen 127.0.0.1:${STATIC_PORT};
+    root ${directory};
+    location / {
+      ${locations}
+    }
+  }
+}`;
+    writeFileSync(path.join(directory, "nginx.conf"), config);
+    const child = spawn("nginx", ["-p", directory, "-c", path.join(directory, "nginx.conf")], { stdio: "inherit" });
+    await waitUntilUp(`http://127.0.0.1:${STATIC_PORT}/`, child);
+    return {
+      name: "nginx (gzip on, one worker)",
+      stop: async () => {
+        await stop(child);
+        rmSync(directory, { recursive: true, force: true });
+      },
+    };
+  }
+  const compressed = new Map([...pages].map(([route, body]) => [route, gzipSync(body)]));
+  const server = createServer((req, res) => {
+    const body = compressed.get(req.url ?? "");
+    if (!body) return void res.writeHead(404).end();
+    res.writeHead(200, { "Content-Type": "text/html", "Content-Encoding": "gzip", "Content-Length": body.length });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(STATIC_PORT, "127.0.0.1", resolve));
+  return {
+    name: "node:http (pre-gzipped)",
+    stop: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+const fixed = (value: number, digits = 0) => value.toFixed(digits);
+
+async function main(): Promise<void> {
+  console.log("=== Page weight (gzip), from the client build\n");
+  console.log(formatSizes(measureRoutes()));
+
+  const sqliteDirectory = mkdtempSync(path.join(tmpdir(), "blog-bench-"));
+  const postgresName = `inkwell_bench_${process.pid}`;
+  const postgresUrl = new URL(POSTGRES_ADMIN_URL);
+  postgresUrl.pathname = `/${postgresName}`;
+  const databases = [
+    { name: "SQLite", url: `file:${sqliteDirectory}/blog.sqlite` },
+    { name: "PostgreSQL", url: postgresUrl.href },
+  ];
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${postgresName}`);
+
+  const base = `http://127.0.0.1:${PORT}`;
+  const results: { database: string; cache: string; figures: Map<string, RouteFigures>; peakRss: number }[] = [];
+  let routes: string[] = [];
+  const pages = new Map<string, Buffer>();
+  try {
+    for (const database of databases) {
+      console.log(`\n=== ${database.name}: building ${POSTS.toLocaleString("en-US")} posts`);
+      // The server migrates the empty database; bench-data then fills it.
+      const migrating = startBlog(database.url);
+      try {
+        await waitUntilUp(`${base}/healthz`, migrating);
+      } finally {
+        await stop(migrating);
+      }
+      fillDatabase(database.url);
+      for (const [cache, env] of [
+        ["cached", {}],
+        ["uncached", { PAGE_CACHE_BYTES: "0" }],
+      ] as const) {
+        const server = startBlog(database.url, env);
+        await waitUntilUp(`${base}/healthz`, server);
+        if (routes.length === 0) {
+          routes = await publicRoutes(base);
+          for (const route of routes)
+            pages.set(route, Buffer.from(await (await fetch(`${base}${route}`)).arrayBuffer()));
+        }
+        try {
+          console.log(`  measuring ${cache}…`);
+          const measured = await measureServer(base, routes, server.pid!);
+          results.push({ database: database.name, cache, ...measured });
+        } finally {
+          await stop(server);
+        }
+      }
+    }
+
+    const baseline = await startStaticBaseline(pages);
+    const staticFigures = new Map<string, Figures>();
+    try {
+      for (const route of routes)
+        staticFigures.set(route, await load(`http://127.0.0.1:${STATIC_PORT}${route}`, CONNECTIONS, SECONDS));
+    } finally {
+      await baseline.stop();
+    }
+
+    console.log(
+      `\n=== Throughput at ${CONNECTIONS} connections (${SECONDS} s per route, gzip), single-request latency, ` +
+        `${POSTS.toLocaleString("en-US")} posts; static baseline: ${baseline.name}\n`,
+    );
+    const header = ["route", "static r/s", ...results.map((run) => `${run.database} ${run.cache}`)];
+    console.log(`| ${header.join(" | ")} |`);
+    console.log(`|${header.map(() => "---").join("|")}|`);
+    for (const route of routes) {
+      const still = staticFigures.get(route)!;
+      const cells = results.map((run) => {
+        const { load: loaded, single } = run.figures.get(route)!;
+        return `${fixed(loaded.perSecond)} r/s (${fixed(loaded.perSecond / still.perSecond, 2)}×), p50 ${fixed(single.p50, 1)} / p99 ${fixed(single.p99, 1)} ms`;
+      });
+      console.log(`| ${route} | ${fixed(still.perSecond)} | ${cells.join(" | ")} |`);
+    }
+    console.log(`| peak RSS | | ${results.map((run) => `${fixed(run.peakRss)} MB`).join(" | ")} |`);
+  } finally {
+    await admin.query(`drop database if exists ${postgresName} with (force)`);
+    await admin.end();
+    rmSync(sqliteDirectory, { recursive: true, force: true });
+  }
+}
+
+await main();

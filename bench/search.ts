@@ -9,6 +9,7 @@ import { type DatabaseHandle, openDatabase } from "../server/db/connect.ts";
 import { migrateToLatest } from "../server/db/migrate.ts";
 import { htmlToText } from "../server/html.ts";
 import { insertPost, searchPublishedPosts } from "../server/repositories/posts.ts";
+import { toPostFields } from "../server/services/posts.ts";
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 3000);
 const ROUNDS = 30;
@@ -24,7 +25,8 @@ async function seed(handle: DatabaseHandle): Promise<void> {
     const at = new Date(start + index * 60_000).toISOString();
     await insertPost(
       handle.db,
-      {
+      toPostFields({
+        slug: `post-${index}`,
         title:
           index === POSTS / 2 ? "The needle-in-a-haystack post" : `Post ${index} about ${WORDS[index % WORDS.length]}`,
         content: `<h2>Part ${index}</h2><p>${paragraph(index)}</p><p>${paragraph(index + 1)}</p>`.repeat(4),
@@ -34,7 +36,11 @@ async function seed(handle: DatabaseHandle): Promise<void> {
         category: "Development",
         tags: [WORDS[index % WORDS.length]!, "bench"],
         published: true,
-      },
+        commentsClosed: false,
+        format: "html",
+        publishAt: "",
+        publishAtOffset: "",
+      }),
       { createdAt: at, updatedAt: at },
     );
   }
@@ -55,7 +61,9 @@ async function measure(handle: DatabaseHandle): Promise<void> {
   await seed(handle);
   console.log(`  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
   for (const query of ["needle-in-a-haystack", "harbour meadow", "zz"]) {
-    const indexed = await time(`index: "${query}"`, () => searchPublishedPosts(handle.db, handle.dialect, query));
+    const indexed = await time(`index: "${query}"`, () =>
+      searchPublishedPosts(handle.db, handle.dialect, query, new Date().toISOString(), { page: 1, pageSize: 24 }),
+    );
     const inMemory = await time(`load all + filter: "${query}"`, async () => {
       const needle = query.toLowerCase();
       const everyPost = await handle.db.selectFrom("posts").selectAll().where("published", "=", 1).execute();

@@ -1,14 +1,31 @@
 // `npm run blog -- <command>`: administration from the shell, over the same services the site uses.
-import { existsSync } from "node:fs";
+import { closeSync, createWriteStream, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { adminPasswordSchema } from "../app/schemas/login.ts";
-import { parseConfig } from "../server/config.ts";
+import { adminPasswordSchema } from "#domain/account.ts";
+import { CATEGORIES } from "#domain/categories.ts";
+import { DomainError } from "#domain/errors.ts";
+import {
+  categoryMapSchema,
+  categorySchema,
+  DEFAULT_IMPORT_OPTIONS,
+  describeImportReport,
+  IMPORT_MAX_BYTES,
+  type ImportOptions,
+  PAGE_OPTIONS,
+} from "#domain/portability.ts";
+import { parseConfig, resolveCommentIpSalt } from "../server/config.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import { migrateToLatest } from "../server/db/migrate.ts";
+import { RestoreError, restoreSqlite } from "../server/db/restore.ts";
 import { seedDemoContent } from "../server/services/demo.ts";
 import { createServices } from "../server/services/index.ts";
+import { generateBenchData } from "../bench/data.ts";
+import { isZip } from "../server/services/import-archive.ts";
+import { refuseTooLarge } from "../server/services/portability.ts";
 import { readSecret } from "./read-secret.ts";
 
 const USAGE = `Usage: npm run blog -- <command>
@@ -18,7 +35,19 @@ Commands:
   seed-demo                        load the demo posts (only into a blog with no posts)
   create-admin --email <address>   create an admin; the password is asked for, or read from ADMIN_PASSWORD
   reset-password --email <address> set a new password (signs that admin out everywhere)
+  reset-2fa --email <address>      turn off two-factor sign-in for a locked-out account
   backup <file>                    copy the SQLite database to <file> while the blog runs
+  media unused                     list uploaded images no post has used for 30 days
+  media prune                      delete those images
+  bench-data --posts <N>           fill an empty blog with N synthetic published posts (benchmarks)
+  restore <backup>                 replace the SQLite database with <backup> (the blog must be stopped)
+  export <file>                    write every post, comment, setting and user (no passwords) as JSON;
+                                   a <file> ending in .zip also holds every uploaded image
+  import <file>                    read an Inkwell export (.json, or .zip with images), a Ghost (JSON)
+                                   or a WordPress (WXR) export
+      --category-map <map.json>    {"their category or tag": "one of ours"}
+      --default-category <name>    for posts nothing maps (default Development)
+      --pages skip|posts           WordPress and Ghost pages: left out (default) or imported as posts
 
 The database is DATABASE_URL (default file:./data/blog.sqlite).`;
 
@@ -41,10 +70,28 @@ async function askPassword(): Promise<string> {
   return parsed.data;
 }
 
+function isZipFile(file: string): boolean {
+  const head = Buffer.alloc(4);
+  const fd = openSync(file, "r");
+  try {
+    readSync(fd, head, 0, 4, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return isZip(head);
+}
+
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { email: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      email: { type: "string" },
+      posts: { type: "string" },
+      "category-map": { type: "string" },
+      "default-category": { type: "string" },
+      pages: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   const [command, ...rest] = positionals;
   if (!command || values.help) {
@@ -54,10 +101,33 @@ async function main(): Promise<void> {
 
   // ADMIN_PASSWORD is this command's password input here, not the start-up admin pair.
   const config = parseConfig({ ...process.env, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
+  if (command === "restore") {
+    // Before the database is opened: this command replaces the file, so it must not hold it.
+    const backup = rest[0] ?? fail("restore needs a backup file: npm run blog -- restore backups/blog.sqlite");
+    if (config.database.dialect !== "sqlite") {
+      fail("PostgreSQL is restored with its own tools: pg_restore --clean --dbname=<database> blog.dump");
+    }
+    try {
+      const { previous } = restoreSqlite(path.resolve(backup), config.database.filename);
+      console.log(
+        `Restored ${config.database.filename} from ${path.resolve(backup)}` +
+          (previous ? `; the previous database is kept as ${previous}` : ""),
+      );
+    } catch (error) {
+      if (error instanceof RestoreError) fail(`Nothing was restored: ${error.message}`);
+      throw error;
+    }
+    return;
+  }
+  const importOptions = command === "import" ? readImportOptions(values) : DEFAULT_IMPORT_OPTIONS;
   const handle = await openDatabase(config.database);
   try {
     await migrateToLatest(handle.db, handle.dialect);
-    const services = createServices({ db: handle.db, dialect: handle.dialect });
+    const services = createServices({
+      db: handle.db,
+      dialect: handle.dialect,
+      commentIpSalt: resolveCommentIpSalt(config),
+    });
     const email = () => {
       const parsed = emailSchema.safeParse(values.email);
       return parsed.success ? parsed.data : fail(`${command} needs --email <address>`);
@@ -88,6 +158,12 @@ async function main(): Promise<void> {
         console.log(`Password changed for ${address}; its sessions were signed out.`);
         break;
       }
+      case "reset-2fa": {
+        const address = email();
+        if (!(await services.twoFactor.reset(address))) fail(`No admin has the email ${address}.`);
+        console.log(`Two-factor sign-in is off for ${address}; the password alone signs in until it is set up again.`);
+        break;
+      }
       case "backup": {
         const target = rest[0] ?? fail("backup needs a target file: npm run blog -- backup backups/blog.sqlite");
         if (!handle.backupTo) {
@@ -101,11 +177,106 @@ async function main(): Promise<void> {
         console.log(`Backed up to ${file}`);
         break;
       }
+      case "media": {
+        const action = rest[0];
+        if (action !== "unused" && action !== "prune") fail(`media needs "unused" or "prune".\n\n${USAGE}`);
+        const unused = await services.media.listPrunable();
+        for (const image of unused) {
+          console.log(`${image.hash}  ${image.originalName}  unused since ${image.unusedSince ?? "?"}`);
+        }
+        if (action === "unused") {
+          console.log(unused.length === 0 ? "No image has gone unused for 30 days." : `${unused.length} unused.`);
+          break;
+        }
+        const removed = await services.media.prune();
+        console.log(`Removed ${removed} ${removed === 1 ? "image" : "images"} no post had used for 30 days.`);
+        break;
+      }
+      case "bench-data": {
+        const posts = z.coerce.number().int().min(1).max(10_000_000).safeParse(values.posts);
+        if (!posts.success) fail("bench-data needs --posts <N>, a whole number of posts");
+        const started = performance.now();
+        await generateBenchData(handle.db, {
+          posts: posts.data,
+          onProgress: (done) => process.stdout.write(`\r${done} / ${posts.data} posts`),
+        });
+        console.log(`\nAdded ${posts.data} posts in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+        break;
+      }
+      case "export": {
+        const target = rest[0] ?? fail("export needs a target file: npm run blog -- export blog-export.json");
+        const file = path.resolve(target);
+        if (existsSync(file)) fail(`${file} already exists; choose a new file name.`);
+        const source = file.toLowerCase().endsWith(".zip")
+          ? services.portability.exportArchive()
+          : Readable.from(services.portability.exportBlog());
+        await pipeline(source, createWriteStream(file, { flags: "wx" }));
+        console.log(`Exported to ${file}`);
+        break;
+      }
+      case "import": {
+        const source = rest[0] ?? fail("import needs a file: npm run blog -- import ghost-export.json");
+        if (!existsSync(source)) fail(`${source} does not exist.`);
+        // A .zip export may be as large as its images; only its JSON document has the import limit.
+        const archive = isZipFile(source);
+        if (!archive && statSync(source).size > IMPORT_MAX_BYTES) fail(messageOf(refuseTooLarge));
+        try {
+          const report = archive
+            ? await services.portability.importArchive(path.resolve(source), importOptions)
+            : await services.portability.importBlog(readFileSync(source, "utf8"), importOptions);
+          for (const line of describeImportReport(report)) console.log(line);
+        } catch (error) {
+          if (error instanceof DomainError) fail(`Nothing was imported: ${error.message}`);
+          throw error;
+        }
+        break;
+      }
       default:
         fail(`Unknown command "${command}".\n\n${USAGE}`);
     }
   } finally {
     await handle.close();
+  }
+}
+
+function readImportOptions(values: {
+  "category-map"?: string;
+  "default-category"?: string;
+  pages?: string;
+}): ImportOptions {
+  const options = { ...DEFAULT_IMPORT_OPTIONS };
+  if (values.pages !== undefined) {
+    const pages = z.enum(PAGE_OPTIONS).safeParse(values.pages);
+    options.pages = pages.success ? pages.data : fail("--pages must be skip or posts");
+  }
+  if (values["default-category"] !== undefined) {
+    const category = categorySchema.safeParse(values["default-category"]);
+    options.defaultCategory = category.success
+      ? category.data
+      : fail(`--default-category must be one of ${CATEGORIES.join(", ")}`);
+  }
+  if (values["category-map"] !== undefined) {
+    let map: unknown;
+    try {
+      map = JSON.parse(readFileSync(values["category-map"], "utf8"));
+    } catch (error) {
+      fail(`--category-map: cannot read ${values["category-map"]} as JSON (${(error as Error).message})`);
+    }
+    const parsed = categoryMapSchema.safeParse(map);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      fail(`--category-map: "${issue?.path.join(".") ?? ""}" ${issue?.message ?? "is invalid"}`);
+    }
+    options.categoryMap = parsed.data;
+  }
+  return options;
+}
+
+function messageOf(action: () => never): string {
+  try {
+    action();
+  } catch (error) {
+    return (error as Error).message;
   }
 }
 

@@ -4,8 +4,13 @@ import * as serverBuild from "virtual:react-router/server-build";
 
 export const build = serverBuild as unknown as ServerBuild;
 export { prepareDatabase } from "./boot.ts";
-export { ConfigError, parseConfig, resolveSessionSecret } from "./config.ts";
+export { startContentChangeRelay } from "./content-change-relay.ts";
+export { ConfigError, parseConfig, resolveCommentIpSalt, resolveSessionSecret } from "./config.ts";
 export { DatabaseUnavailableError, openDatabase } from "./db/connect.ts";
+export { holdPidFile } from "./db/restore.ts";
 export { createHttpApp } from "./http.ts";
 export { createLogger } from "./logger.ts";
+export { createPageCache } from "./page-cache.ts";
+export { PENDING_COMMENTS_COOKIE_NAME } from "./http.ts";
+export { SESSION_COOKIE_NAME } from "./session-cookie.ts";
 export { createServices } from "./services/index.ts";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../app/schemas/login.ts";
+import { PASSWORD_MAX, PASSWORD_MIN } from "#domain/account.ts";
 
 const booleanFlag = z.enum(["0", "1", "true", "false"]).transform((value) => value === "1" || value === "true");
 
@@ -32,6 +32,7 @@ const envSchema = z
     DATABASE_URL: databaseUrl.default("file:./data/blog.sqlite"),
     SITE_URL: httpUrl.optional(),
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    COMMENT_IP_SALT: z.string().min(32, "must be at least 32 characters").optional(),
     ABOUT_URL: httpUrl.default("https://example.com/about"),
     SOURCE_URL: httpUrl.default("https://example.com/source"),
     BLOG_DEMO: booleanFlag.default(true),
@@ -42,6 +43,11 @@ const envSchema = z
       .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`)
       .optional(),
     TRUST_PROXY: booleanFlag.default(false),
+    PAGE_CACHE_BYTES: z.coerce
+      .number({ error: "must be a number of bytes" })
+      .int("must be a whole number of bytes")
+      .min(0, "must be 0 (off) or more")
+      .default(64 * 1024 * 1024),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
@@ -60,12 +66,15 @@ export interface Config {
   dataDir: string;
   siteUrl: string;
   sessionSecret: string | undefined;
+  commentIpSalt: string | undefined;
   aboutUrl: string;
   sourceUrl: string;
   loadDemoContent: boolean;
   initialAdmin: { email: string; password: string } | undefined;
   trustProxy: boolean;
   logLevel: string;
+  /** Memory for anonymous readers' pages; 0 turns the page cache off. */
+  pageCacheBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +109,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dataDir: database.dialect === "sqlite" ? path.dirname(database.filename) : path.resolve("data"),
     siteUrl: parsed.SITE_URL ?? `http://localhost:${parsed.PORT}`,
     sessionSecret: parsed.SESSION_SECRET,
+    commentIpSalt: parsed.COMMENT_IP_SALT,
     aboutUrl: parsed.ABOUT_URL,
     sourceUrl: parsed.SOURCE_URL,
     loadDemoContent: parsed.BLOG_DEMO,
@@ -109,6 +119,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         : undefined,
     trustProxy: parsed.TRUST_PROXY,
     logLevel: parsed.LOG_LEVEL,
+    pageCacheBytes: parsed.PAGE_CACHE_BYTES,
   };
 }
 
@@ -118,10 +129,22 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
  * servers must share one, so they set SESSION_SECRET.
  */
 export function resolveSessionSecret(config: Config): string {
-  if (config.sessionSecret) return config.sessionSecret;
-  const secretFile = path.join(config.dataDir, "session-secret");
+  return config.sessionSecret ?? readOrCreateSecret(config.dataDir, "session-secret");
+}
+
+/**
+ * The salt of comment address hashes: COMMENT_IP_SALT when set, otherwise generated into the
+ * data directory. Secret, so a leaked database cannot be matched against guessed addresses;
+ * several app servers must share one, or the flood and duplicate rules see different hashes.
+ */
+export function resolveCommentIpSalt(config: Config): string {
+  return config.commentIpSalt ?? readOrCreateSecret(config.dataDir, "comment-ip-salt");
+}
+
+function readOrCreateSecret(dataDir: string, fileName: string): string {
+  const secretFile = path.join(dataDir, fileName);
   if (existsSync(secretFile)) return readFileSync(secretFile, "utf8").trim();
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString("base64url");
   writeFileSync(secretFile, secret, { mode: 0o600 });
   return secret;

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -6,18 +5,38 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { createCookie, RouterContextProvider, type ServerBuild } from "react-router";
-import { appContext } from "../app/context.ts";
+import { IMPORT_MAX_BYTES } from "#domain/portability.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
+import { createMediaFileRoutes, createMediaUploadRoutes } from "./media-http.ts";
+import { type PageCache, tagPage } from "./page-cache.ts";
+import { appContext } from "./request-context.ts";
+import { isDomainError } from "#domain/errors.ts";
 import type { Services } from "./services/index.ts";
+import { createDeviceCookie, createSessionCookie, createTwoFactorCookie } from "./session-cookie.ts";
 
-export const SESSION_COOKIE_NAME = "blog_session";
-const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+export const PENDING_COMMENTS_COOKIE_NAME = "blog_pending_comments";
+/** Every method the blog answers; anything else (TRACE, PUT, DELETE, WebDAV…) is refused with 405. */
+export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
+const SAFE_METHODS = new Set(["GET", "HEAD"]);
+/**
+ * The bodies a POST may carry: the two encodings of an HTML form. Actions read nothing else,
+ * so a route that needs another type (an image upload, say) is a deliberate addition here.
+ */
+export const ACCEPTED_BODY_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"] as const;
 /**
  * The largest form the blog accepts: a post body at its 200,000-character limit, written in
  * a three-byte script and percent-encoded (nine bytes a character), still fits.
  */
 export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * The admin's import upload (the Tools page's form, and the JSON twin its upload script
+ * posts to): the only paths that take a larger body. Their action streams the file to disk
+ * (app/lib/import-upload.server.ts) rather than reading it into memory.
+ */
+export const IMPORT_UPLOAD_PATHS = ["/admin/tools/import", "/admin/tools/import.json"] as const;
+/** The file at IMPORT_MAX_BYTES, plus room for the multipart framing and the option fields. */
+export const IMPORT_UPLOAD_MAX_BYTES = IMPORT_MAX_BYTES + 1024 * 1024;
 
 export interface HttpAppOptions {
   config: Config;
@@ -27,6 +46,8 @@ export interface HttpAppOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
   /** Dev: Vite's middleware serves modules and assets. Production: the built client folder. */
   assets: { viteMiddleware: RequestHandler } | { clientDir: string };
+  /** Anonymous pages served from memory; also hashes inline scripts into every page's CSP. */
+  pageCache: PageCache;
 }
 
 function hostOf(url: string | undefined): string | undefined {
@@ -38,6 +59,108 @@ function hostOf(url: string | undefined): string | undefined {
   }
 }
 
+/** A method outside ALLOWED_METHODS never reaches React Router, which would treat PUT or DELETE as an action. */
+export function refuseOtherMethods(): RequestHandler {
+  const allowed = new Set<string>(ALLOWED_METHODS);
+  const allowHeader = ALLOWED_METHODS.join(", ");
+  return (req, res, next) => {
+    if (allowed.has(req.method)) return next();
+    res
+      .status(405)
+      .set("Allow", allowHeader)
+      .type("text/plain")
+      .send(`Method Not Allowed: this site answers ${allowHeader}.`);
+  };
+}
+
+/** A Host value as RFC 9110 allows it: a host and an optional port, nothing else. */
+function isAuthority(value: string): boolean {
+  try {
+    const url = new URL(`http://${value}`);
+    return url.username === "" && url.password === "" && url.pathname === "/" && url.search === "" && !url.hash;
+  } catch {
+    return false;
+  }
+}
+
+/** Control characters and the Unicode line separators, which no path on this site contains. */
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029]/u;
+
+function decodedPath(target: string): string | undefined {
+  try {
+    return decodeURIComponent(target.split("?", 1)[0]!);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the request's URL is unusable, or undefined when it is fine. */
+function urlProblem(req: Request, trustProxy: boolean): string | undefined {
+  // Absolute-form targets are for proxies, not for this server.
+  if (!req.originalUrl.startsWith("/")) return "the request target must be a path";
+  const forwardedHosts = trustProxy ? (req.get("x-forwarded-host") ?? "").split(",").map((host) => host.trim()) : [];
+  if (!isAuthority(req.get("host") ?? "") || !forwardedHosts.every((host) => host === "" || isAuthority(host))) {
+    return "the Host (and X-Forwarded-Host) header must name a host and, optionally, a port";
+  }
+  if (req.protocol !== "http" && req.protocol !== "https") return "X-Forwarded-Proto must be http or https";
+  const path = decodedPath(req.originalUrl);
+  if (path === undefined) return "the path is not percent-encoded UTF-8";
+  if (UNPRINTABLE.test(path)) return "the path contains control characters";
+  return undefined;
+}
+
+/**
+ * React Router builds each request's URL from the protocol, the Host (behind a trusted proxy,
+ * X-Forwarded-Host and X-Forwarded-Proto) and the path, and matches and renders the decoded
+ * path: a value that makes no URL throws there, as a 500, and a line break in the path matches
+ * no route at all. Such requests are malformed, so they are answered 400 before any of that.
+ */
+export function requireWellFormedUrls(trustProxy: boolean): RequestHandler {
+  return (req, res, next) => {
+    const problem = urlProblem(req, trustProxy);
+    if (!problem) return next();
+    res.status(400).type("text/plain").send(`Bad Request: ${problem}.`);
+  };
+}
+
+/** The media type of a Content-Type header, lower-cased and without parameters. */
+function mediaTypeOf(contentType: string): string {
+  return contentType.split(";", 1)[0]!.trim().toLowerCase();
+}
+
+function hasBoundary(contentType: string): boolean {
+  return contentType
+    .split(";")
+    .slice(1)
+    .some((parameter) => /^\s*boundary\s*=\s*("[^"]+"|[^\s"]+)/i.test(parameter));
+}
+
+/**
+ * Refuses, before any action reads it, a body that is not a form: JSON, plain text and raw
+ * bytes would otherwise reach `request.formData()` and fail there as a server error.
+ */
+export function requireFormBodies(): RequestHandler {
+  const accepted = new Set<string>(ACCEPTED_BODY_TYPES);
+  const acceptedList = ACCEPTED_BODY_TYPES.join(" or ");
+  return (req, res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const contentType = req.get("content-type") ?? "";
+    const mediaType = mediaTypeOf(contentType);
+    if (!accepted.has(mediaType)) {
+      res
+        .status(415)
+        .type("text/plain")
+        .send(`Unsupported Media Type: send the form as ${acceptedList}, not ${mediaType || "no Content-Type"}.`);
+      return;
+    }
+    if (mediaType === "multipart/form-data" && !hasBoundary(contentType)) {
+      res.status(400).type("text/plain").send("Bad Request: multipart/form-data needs a boundary parameter.");
+      return;
+    }
+    next();
+  };
+}
+
 /**
  * CSRF defence for every mutation, on top of SameSite=Lax cookies: the browser's
  * Origin (or, failing that, Referer) must name this site. A form posted from
@@ -46,7 +169,7 @@ function hostOf(url: string | undefined): string | undefined {
 export function requireSameOrigin(siteUrl: string): RequestHandler {
   const siteHost = new URL(siteUrl).host;
   return (req, res, next) => {
-    if (!UNSAFE_METHODS.has(req.method)) return next();
+    if (SAFE_METHODS.has(req.method)) return next();
     const origin = hostOf(req.get("origin")) ?? hostOf(req.get("referer"));
     if (origin && (origin === siteHost || origin === req.get("host"))) return next();
     res.status(403).type("text/plain").send("Forbidden: this request did not come from this site.");
@@ -55,11 +178,17 @@ export function requireSameOrigin(siteUrl: string): RequestHandler {
 
 /**
  * Actions read whole form bodies into memory, so a body must declare its size and stay
- * under the limit. Browsers always send Content-Length with a form.
+ * under the limit. Browsers always send Content-Length with a form. A path in `larger`
+ * (the import upload) has its own limit; the refusal comes before a byte of the body is read.
  */
-export function limitRequestBodies(maxBytes: number): RequestHandler {
+export function limitRequestBodies(
+  defaultMaxBytes: number,
+  larger: Readonly<Record<string, { maxBytes: number; describe: string }>> = {},
+): RequestHandler {
   return (req, res, next) => {
-    if (!UNSAFE_METHODS.has(req.method)) return next();
+    if (SAFE_METHODS.has(req.method)) return next();
+    const own = Object.hasOwn(larger, req.path) ? larger[req.path] : undefined;
+    const maxBytes = own?.maxBytes ?? defaultMaxBytes;
     const declared = req.get("content-length");
     if (declared === undefined) {
       if (req.get("transfer-encoding") === undefined) return next();
@@ -71,7 +200,7 @@ export function limitRequestBodies(maxBytes: number): RequestHandler {
         .status(413)
         .set("Connection", "close")
         .type("text/plain")
-        .send(`Payload Too Large: requests may be at most ${maxBytes / 1024 / 1024} MB.`);
+        .send(`Payload Too Large: ${own?.describe ?? `requests may be at most ${maxBytes / 1024 / 1024} MB`}.`);
       return;
     }
     next();
@@ -84,14 +213,18 @@ export function createHttpApp(options: HttpAppOptions) {
   app.disable("x-powered-by");
   if (config.trustProxy) app.set("trust proxy", true);
 
-  const sessionCookie = createCookie(SESSION_COOKIE_NAME, {
+  const cookieOptions = { secret: sessionSecret, secure: config.siteUrl.startsWith("https:") };
+  const sessionCookie = createSessionCookie(cookieOptions);
+  const deviceCookie = createDeviceCookie(cookieOptions);
+  const twoFactorCookie = createTwoFactorCookie(cookieOptions);
+  const pendingCommentsCookie = createCookie(PENDING_COMMENTS_COOKIE_NAME, {
     httpOnly: true,
     sameSite: "lax",
     secure: config.siteUrl.startsWith("https:"),
     path: "/",
+    maxAge: 30 * 24 * 60 * 60,
     secrets: [sessionSecret],
   });
-  const site = { siteUrl: config.siteUrl, aboutUrl: config.aboutUrl, sourceUrl: config.sourceUrl };
   const isDev = "viteMiddleware" in options.assets;
 
   app.use(
@@ -99,6 +232,10 @@ export function createHttpApp(options: HttpAppOptions) {
       logger,
       quietReqLogger: true,
       autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") === true },
+      customLogLevel: (_req, res, error) => logLevelForStatus(res.statusCode, Boolean(error ?? res.err)),
+      // pino-http invents an error ("failed with status code 500") for a 5xx that carries none;
+      // its stack points into pino-http, so only a real cause (res.err) is worth logging.
+      customErrorObject: (_req, res, _error, line) => (res.err ? line : { ...line, err: undefined }),
       serializers: {
         req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
@@ -106,17 +243,14 @@ export function createHttpApp(options: HttpAppOptions) {
     }),
   );
 
-  app.use((_req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString("base64");
-    next();
-  });
   app.use(
     helmet({
       contentSecurityPolicy: isDev
         ? false
         : {
             directives: {
-              "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+              // The page cache adds the sha256 of each inline script of the page (docs/decisions/0005).
+              "script-src": ["'self'"],
               "style-src": ["'self'", "'unsafe-inline'"],
               "img-src": ["'self'", "data:", "https:", "http:"],
               "form-action": ["'self'"],
@@ -129,6 +263,8 @@ export function createHttpApp(options: HttpAppOptions) {
     }),
   );
   app.use(compression());
+  app.use(refuseOtherMethods());
+  app.use(requireWellFormedUrls(config.trustProxy));
 
   if ("viteMiddleware" in options.assets) {
     app.use(options.assets.viteMiddleware);
@@ -138,23 +274,59 @@ export function createHttpApp(options: HttpAppOptions) {
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
+  app.use(createMediaFileRoutes({ services }));
+  app.use(options.pageCache.middleware);
+  // Runs only when the cache missed: a page stored now stops being served once a scheduled
+  // post goes live, since that changes lists and related cards without any write.
+  app.use(async (req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD") {
+      const nextChange = await services.posts.nextScheduledPublishAt().catch((error: unknown) => {
+        // The page's own queries meet the same outage and answer it with the route's message.
+        if (isDomainError(error, "DATABASE_UNAVAILABLE")) return null;
+        throw error;
+      });
+      if (nextChange) res.locals.pageExpiresAt = Date.parse(nextChange);
+    }
+    next();
+  });
   app.use(requireSameOrigin(config.siteUrl));
-  app.use(limitRequestBodies(MAX_REQUEST_BODY_BYTES));
+  app.use(requireFormBodies());
+  // Before the 4 MB form limit: uploads carry their own 15 MB limit (server/media-http.ts).
+  app.use(createMediaUploadRoutes({ services, sessionCookie }));
+  const importLimit = {
+    maxBytes: IMPORT_UPLOAD_MAX_BYTES,
+    describe: `imports may be at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB`,
+  };
+  app.use(
+    limitRequestBodies(
+      MAX_REQUEST_BODY_BYTES,
+      Object.fromEntries(IMPORT_UPLOAD_PATHS.map((uploadPath) => [uploadPath, importLimit])),
+    ),
+  );
 
   app.all(
     "/{*splat}",
     createRequestHandler({
       build: options.build,
       mode: isDev ? "development" : "production",
-      getLoadContext(req, res) {
+      async getLoadContext(req, res) {
         const context = new RouterContextProvider();
+        // Settings saved on any app server reach this one within a second (services/site-settings.ts).
+        const site = { ...(await services.siteSettings.current()), siteUrl: config.siteUrl };
         context.set(appContext, {
           services,
           site,
           logger: req.log,
           sessionCookie,
-          cspNonce: res.locals.cspNonce as string,
+          deviceCookie,
+          twoFactorCookie,
+          pendingCommentsCookie,
+          tagPage: (tags) => tagPage(res, tags),
           clientAddress: req.ip ?? "unknown",
+          // pino-http logs `res.err` in place of its own "failed with status code" error.
+          recordFailure: (error) => {
+            res.err = error instanceof Error ? error : new Error(String(error));
+          },
         });
         return context;
       },
@@ -162,11 +334,10 @@ export function createHttpApp(options: HttpAppOptions) {
   );
 
   // Only reached when something above throws outside React Router (which has its own boundaries).
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  // The request's own log line (pino-http) carries the error, so each failure is logged once.
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const status = isBadRequest(error) ? 400 : 500;
-    // A malformed URL from a client is its mistake, not ours: worth a warning, not an error.
-    if (status === 400) req.log.warn({ err: error }, "bad request");
-    else req.log.error({ err: error }, "unhandled request error");
+    res.err = error instanceof Error ? error : new Error(String(error));
     if (res.headersSent) return res.end();
     res
       .status(status)
@@ -175,6 +346,17 @@ export function createHttpApp(options: HttpAppOptions) {
   });
 
   return app;
+}
+
+/**
+ * A client's mistake is worth a warning, not an error; a missing page or a refused method is
+ * everyday traffic from crawlers and scanners. Only the server's own failures are errors,
+ * including a response that broke after its (successful) status was sent.
+ */
+export function logLevelForStatus(status: number, failed = false): "info" | "warn" | "error" {
+  if (status >= 500) return "error";
+  if (status >= 400) return status === 404 || status === 405 ? "info" : "warn";
+  return failed ? "error" : "info";
 }
 
 function isBadRequest(error: unknown): boolean {

@@ -1,6 +1,6 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { userContext } from "~/context";
+import { userContext } from "#server/request-context.ts";
 import { loginPath, requireAdmin, safeRedirectPath } from "./auth.server";
 
 describe("safeRedirectPath", () => {
@@ -41,7 +41,7 @@ describe("requireAdmin", () => {
 
   it("returns the signed-in admin", () => {
     const context = new RouterContextProvider();
-    const user = { id: "a1", email: "ada@example.com", username: "ada", isAdmin: true } as const;
+    const user = { id: "a1", email: "ada@example.com", username: "ada", role: "editor", isAdmin: true } as const;
     context.set(userContext, user);
     expect(requireAdmin({ request: new Request("http://blog.test/admin"), context })).toBe(user);
   });

@@ -1,6 +1,9 @@
-import { redirect, type RouterContextProvider } from "react-router";
-import { userContext } from "~/context";
-import type { SessionUser } from "../../server/services/auth.ts";
+import { data, redirect, type RouterContextProvider } from "react-router";
+import { appContext, userContext } from "#server/request-context.ts";
+import type { Writer } from "#server/services/posts.ts";
+import type { Actor } from "#server/services/audit.ts";
+import type { SessionUser } from "#server/services/auth.ts";
+import type { RouteErrorData } from "./route-errors.server";
 
 /** Matches the session's absolute limit: the cookie never outlives the session it points at. */
 export const SESSION_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
@@ -60,4 +63,50 @@ export function requireAdmin({
   const user = context.get(userContext);
   if (!user) throw redirect(loginPath(request));
   return user;
+}
+
+/**
+ * The signed-in owner. Anyone else signed in gets a 403, whether they opened the page or
+ * forged a form post; nobody signed in goes to the sign-in page.
+ */
+export function requireOwner(args: { request: Request; context: Readonly<RouterContextProvider> }): SessionUser {
+  const user = requireAdmin(args);
+  if (user.role !== "owner") {
+    throw data<RouteErrorData>({ message: "Only the owner can open this page" }, { status: 403 });
+  }
+  return user;
+}
+
+/** Who did it, for the audit log. */
+export function actorOf(user: SessionUser): Actor {
+  return { id: user.id, label: user.username };
+}
+
+/** Who saved a post: named in its revisions and in the audit log. */
+export function writerOf(user: SessionUser): Writer {
+  return { ...actorOf(user), email: user.email };
+}
+
+/** The device-cookie nonce when this browser signed in to `email` before (services/login-throttle.ts). */
+export async function knownDeviceFor(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  email: string,
+): Promise<string | undefined> {
+  const device = await context.get(appContext).deviceCookie.read(request);
+  return device && device.email === email.trim().toLowerCase() ? device.nonce : undefined;
+}
+
+/** A successful sign-in: the session cookie, a fresh device cookie, and the 2FA step's cookie gone. */
+export async function signedInCookies(
+  context: Readonly<RouterContextProvider>,
+  sessionToken: string,
+  email: string,
+): Promise<Headers> {
+  const { sessionCookie, deviceCookie, twoFactorCookie } = context.get(appContext);
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionCookie.issue(sessionToken));
+  headers.append("Set-Cookie", await deviceCookie.issue(email));
+  headers.append("Set-Cookie", await twoFactorCookie.clear());
+  return headers;
 }

@@ -5,6 +5,7 @@ const FLASH_MESSAGES = {
   created: "Post created.",
   saved: "Post saved.",
   deleted: "Post deleted.",
+  restored: "Revision restored.",
 } as const;
 
 export type FlashKey = keyof typeof FLASH_MESSAGES;

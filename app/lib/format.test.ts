@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, pluralise, truncate } from "./format";
+import { formatDate, formatDateTime, pluralise, truncate } from "./format";
 
 describe("formatting", () => {
   it("formats dates en-US long in UTC", () => {
@@ -16,5 +16,11 @@ describe("formatting", () => {
     expect(pluralise(0, "comment")).toBe("0 comments");
     expect(pluralise(1, "comment")).toBe("1 comment");
     expect(pluralise(2, "post")).toBe("2 posts");
+  });
+});
+
+describe("formatDateTime", () => {
+  it("names the moment in UTC", () => {
+    expect(formatDateTime("2026-03-05T14:07:00.000Z")).toBe("Mar 5, 2026, 2:07 PM UTC");
   });
 });

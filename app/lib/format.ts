@@ -1,8 +1,16 @@
-const longDate = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+const longDates = new Map<string, Intl.DateTimeFormat>();
 
-/** SPEC §9: dates are en-US long, e.g. "March 5, 2026" (in UTC, so server and browser agree). */
-export function formatDate(iso: string): string {
-  return longDate.format(new Date(iso));
+/**
+ * SPEC §9: dates are en-US long, e.g. "March 5, 2026", in the site's time zone (Settings;
+ * UTC by default). The zone is explicit, so server and browser agree.
+ */
+export function formatDate(iso: string, timeZone = "UTC"): string {
+  let format = longDates.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone });
+    longDates.set(timeZone, format);
+  }
+  return format.format(new Date(iso));
 }
 
 /** Cuts text to at most `max` characters, marking the cut with an ellipsis. */
@@ -13,4 +21,19 @@ export function truncate(text: string, max: number): string {
 /** "1 comment", "2 comments": the spec's singular and plural labels. */
 export function pluralise(count: number, singular: string, plural = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : plural}`;
+}
+
+const dateTime = new Intl.DateTimeFormat("en-US", {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  timeZone: "UTC",
+  timeZoneName: "short",
+});
+
+/** "Mar 5, 2026, 10:00 AM UTC": a moment, in UTC so server and browser agree. */
+export function formatDateTime(iso: string): string {
+  return dateTime.format(new Date(iso));
 }

@@ -1,19 +1,78 @@
-import type { z } from "zod";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FieldErrors, type FormDefinition, type FormResult, validateForm } from "#domain/forms.ts";
 
-export type FieldErrors<Fields extends string = string> = Partial<Record<Fields, string>>;
-
-/** The first message for each field, keyed by the field's name, as forms show them. */
-export function collectFieldErrors<Fields extends string>(error: z.ZodError): FieldErrors<Fields> {
-  const errors: FieldErrors<Fields> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "form") as Fields;
-    errors[field] ??= issue.message;
-  }
-  return errors;
+export interface UseValidatedFormOptions<Field extends string> {
+  /** Prefix of every control's id, unique on the page: `${id}-${field}`. */
+  id: string;
+  /** What the action answered, when it did not succeed. */
+  result: FormResult<Field, unknown> | undefined;
 }
 
-/** Reads one text field from submitted form data; a file or a missing field reads as "". */
-export function formText(formData: FormData, name: string): string {
-  const value = formData.get(name);
-  return typeof value === "string" ? value : "";
+/** Props a Field hands its control: the id its label points at, and how errors are announced. */
+export interface FieldState {
+  id: string;
+  error: string | undefined;
+  /** Editing a field clears its message (SPEC §5). */
+  onEdit: () => void;
+}
+
+function focusFirstInvalid<Field extends string>(
+  form: HTMLFormElement | null,
+  id: string,
+  fields: readonly Field[],
+  errors: FieldErrors<Field>,
+) {
+  const first = fields.find((field) => errors[field]);
+  if (form && first) form.querySelector<HTMLElement>(`#${CSS.escape(`${id}-${first}`)}`)?.focus();
+}
+
+/**
+ * The one form pattern (docs/decisions/0004-forms-and-errors.md). The browser checks the
+ * submission with the schema the action uses, so most mistakes never leave the page;
+ * without JavaScript the action's answer shows the same messages. Either way the first
+ * invalid field gets focus.
+ */
+export function useValidatedForm<Field extends string, Values, Output>(
+  definition: FormDefinition<Field, Values, Output>,
+  { id, result }: UseValidatedFormOptions<Field>,
+) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<FieldErrors<Field>>(result?.errors ?? {});
+  const [shownResult, setShownResult] = useState(result);
+  if (result !== shownResult) {
+    setShownResult(result);
+    setErrors(result?.errors ?? {});
+  }
+
+  useEffect(() => {
+    if (result) focusFirstInvalid(formRef.current, id, definition.fields, result.errors);
+  }, [result, id, definition.fields]);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const parsed = validateForm(definition, definition.read(new FormData(event.currentTarget)));
+    if (parsed.success) {
+      setErrors({});
+      return;
+    }
+    event.preventDefault();
+    const found = parsed.errors;
+    setErrors(found);
+    focusFirstInvalid(event.currentTarget, id, definition.fields, found);
+  };
+
+  const clearError = (field: Field) =>
+    setErrors((current) => {
+      if (!current[field]) return current;
+      const { [field]: _cleared, ...rest } = current;
+      return rest as FieldErrors<Field>;
+    });
+
+  return {
+    /** Spread on the <Form>: the browser's own tooltips give way to the spec's messages. */
+    props: { ref: formRef, noValidate: true, onSubmit },
+    errors,
+    formError: result?.formError,
+    field: (name: Field): FieldState => ({ id: `${id}-${name}`, error: errors[name], onEdit: () => clearError(name) }),
+    clearError,
+  };
 }

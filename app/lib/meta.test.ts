@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
-import { errorMeta, pageMeta, routeErrorMessage, SITE_DESCRIPTION } from "./meta";
+import { errorMeta, pageMeta, routeErrorMessage, seoMeta, SITE_DESCRIPTION, withSite } from "./meta";
 
 describe("page meta", () => {
   it("names the site in the title and always has a description", () => {
@@ -17,5 +17,32 @@ describe("page meta", () => {
     expect(errorMeta(notFound)[0]).toEqual({ title: "Post not found | Inkwell" });
     expect(routeErrorMessage(new ErrorResponse(404, "Not Found", null))).toBe("Page Not Found");
     expect(routeErrorMessage(new Error("database password is hunter2"))).toBe("Something went wrong");
+  });
+
+  it("names the page after the site's own title and description, read from the root route's loader data", () => {
+    const meta = withSite(() => pageMeta("About"));
+    // The shape React Router 8 hands a meta function: each match's data under `loaderData`.
+    const matches = [{ id: "root", loaderData: { site: { title: "Field Notes", description: "Mine" } } }];
+    expect(meta({ matches })).toEqual([{ title: "About | Field Notes" }, { name: "description", content: "Mine" }]);
+    expect(meta({ matches: [] })).toEqual(pageMeta("About"));
+  });
+
+  it("carries the site's own name into the social cards too", () => {
+    const site = { title: "Field Notes", description: "Mine", siteUrl: "https://notes.example" };
+    const matches = [{ id: "root", loaderData: { site } }];
+    const meta = withSite((args: { matches: typeof matches }) =>
+      seoMeta({
+        title: "All Blog Posts",
+        description: SITE_DESCRIPTION,
+        matches: args.matches,
+        location: { pathname: "/blog", search: "" },
+      }),
+    );
+    const tags = meta({ matches });
+    expect(tags).toContainEqual({ title: "All Blog Posts | Field Notes" });
+    expect(tags).toContainEqual({ property: "og:site_name", content: "Field Notes" });
+    expect(tags).toContainEqual({ name: "twitter:title", content: "All Blog Posts | Field Notes" });
+    expect(tags).toContainEqual({ property: "og:description", content: "Mine" });
+    expect(JSON.stringify(tags)).not.toContain("Inkwell");
   });
 });

@@ -1,4 +1,6 @@
-import { isRouteErrorResponse, type MetaDescriptor } from "react-router";
+import { isRouteErrorResponse, type LinkDescriptor, type MetaDescriptor } from "react-router";
+import { categoryPath } from "#domain/categories.ts";
+import { absoluteUrl, canonicalUrl, FEED_FORMATS, type FeedFormat, feedPath } from "./site-urls.ts";
 
 export const SITE_NAME = "Inkwell";
 export const SITE_DESCRIPTION = "Notes on development, technology, design and business from a personal blog.";
@@ -18,7 +20,191 @@ export function routeErrorMessage(error: unknown): string {
   return "Something went wrong";
 }
 
-/** Meta for a page whose loader failed: the error's message as the title. */
+/** Meta for a page whose loader failed: the error's message as the title, kept out of search engines. */
 export function errorMeta(error: unknown): MetaDescriptor[] {
-  return pageMeta(routeErrorMessage(error));
+  return [...pageMeta(routeErrorMessage(error)), NOINDEX];
+}
+
+export const NOINDEX: MetaDescriptor = { name: "robots", content: "noindex" };
+
+interface MetaMatchLike {
+  id: string;
+  loaderData?: unknown;
+}
+
+/** SITE_URL, from the root loader's data, for a meta function's absolute URLs. */
+export function siteUrlFrom(matches: readonly (MetaMatchLike | undefined)[]): string {
+  const root = matches.find((match) => match?.id === "root")?.loaderData as { site?: { siteUrl?: string } } | undefined;
+  return root?.site?.siteUrl ?? "http://localhost:3000";
+}
+
+export interface SeoPage {
+  title: string;
+  description: string;
+  matches: readonly (MetaMatchLike | undefined)[];
+  location: { pathname: string; search: string };
+  /** Searches and private pages: no canonical URL, and asked not to be indexed. */
+  noindex?: boolean;
+  /** Absolute, or a path on this site. */
+  image?: string;
+  article?: { publishedTime: string; modifiedTime: string; author: string; section: string; tags: string[] };
+  /** Breadcrumb trail after Home: names with paths on this site. */
+  breadcrumbs?: { name: string; path: string }[];
+  /** Extra JSON-LD objects, such as a post's BlogPosting. */
+  jsonLd?: Record<string, unknown>[];
+}
+
+/**
+ * A public page's whole head: title, description, canonical URL, Open Graph and Twitter
+ * cards, article times, JSON-LD. JSON-LD is a data block, which the CSP's script-src does
+ * not govern, so it needs no nonce.
+ */
+export function seoMeta(page: SeoPage): MetaDescriptor[] {
+  const siteUrl = siteUrlFrom(page.matches);
+  const fullTitle = `${page.title} | ${SITE_NAME}`;
+  const url = canonicalUrl(siteUrl, page.location);
+  const image = page.image ? absoluteUrl(siteUrl, page.image) : undefined;
+  const tags: MetaDescriptor[] = [...pageMeta(page.title, page.description)];
+  if (page.noindex) tags.push(NOINDEX);
+  else tags.push({ tagName: "link", rel: "canonical", href: url });
+  tags.push(
+    { property: "og:site_name", content: SITE_NAME },
+    { property: "og:type", content: page.article ? "article" : "website" },
+    { property: "og:title", content: page.title },
+    { property: "og:description", content: page.description },
+    { property: "og:url", content: url },
+    { property: "og:locale", content: "en_US" },
+    { name: "twitter:card", content: image ? "summary_large_image" : "summary" },
+    { name: "twitter:title", content: fullTitle },
+    { name: "twitter:description", content: page.description },
+  );
+  if (image) tags.push({ property: "og:image", content: image }, { name: "twitter:image", content: image });
+  if (page.article) {
+    const { publishedTime, modifiedTime, author, section, tags: articleTags } = page.article;
+    tags.push(
+      { property: "article:published_time", content: publishedTime },
+      { property: "article:modified_time", content: modifiedTime },
+      { property: "article:author", content: author },
+      { property: "article:section", content: section },
+      ...articleTags.map((tag) => ({ property: "article:tag", content: tag })),
+    );
+  }
+  for (const data of page.jsonLd ?? []) tags.push({ "script:ld+json": data as never });
+  if (page.breadcrumbs) {
+    const trail = [{ name: "Home", path: "/" }, ...page.breadcrumbs];
+    tags.push({
+      "script:ld+json": {
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        itemListElement: trail.map((crumb, index) => ({
+          "@type": "ListItem",
+          position: index + 1,
+          name: crumb.name,
+          item: absoluteUrl(siteUrl, crumb.path),
+        })),
+      },
+    });
+  }
+  return tags;
+}
+
+/** The JSON-LD a post page carries: what search engines read for an article's rich result. */
+export function blogPostingJsonLd(
+  siteUrl: string,
+  post: {
+    title: string;
+    excerpt: string;
+    author: string;
+    coverImage: string;
+    category: string;
+    tags: string[];
+    createdAt: string;
+    updatedAt: string;
+  },
+  url: string,
+): Record<string, unknown> {
+  return {
+    "@context": "https://schema.org",
+    "@type": "BlogPosting",
+    headline: post.title,
+    description: post.excerpt,
+    image: [absoluteUrl(siteUrl, post.coverImage)],
+    datePublished: post.createdAt,
+    dateModified: post.updatedAt,
+    author: { "@type": "Person", name: post.author },
+    publisher: {
+      "@type": "Organization",
+      name: SITE_NAME,
+      url: absoluteUrl(siteUrl, "/"),
+      logo: { "@type": "ImageObject", url: absoluteUrl(siteUrl, "/favicon.svg") },
+    },
+    mainEntityOfPage: { "@type": "WebPage", "@id": url },
+    articleSection: post.category,
+    keywords: post.tags.join(", "),
+    url,
+  };
+}
+
+/** The breadcrumb trail of a category page, and of a post in it. */
+export function categoryCrumbs(category: string): { name: string; path: string }[] {
+  return [
+    { name: "Categories", path: "/categories" },
+    { name: category, path: categoryPath(category) },
+  ];
+}
+
+/** `<link rel="alternate">` for the blog's feeds, or a category's. */
+export function feedLinks(category?: string): LinkDescriptor[] {
+  const owner = category ? `${category} | ${SITE_NAME}` : SITE_NAME;
+  return (Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => ({
+    rel: "alternate",
+    type: FEED_FORMATS[format].type,
+    href: feedPath(format, category),
+    title: `${owner} (${FEED_FORMATS[format].label})`,
+  }));
+}
+
+interface SiteNaming {
+  title: string;
+  description: string;
+}
+
+/** The site's own name and description (Settings), from the root loader's data. */
+function siteOf(matches: readonly unknown[]): SiteNaming | undefined {
+  for (const match of matches) {
+    const { id, loaderData } = (match ?? {}) as { id?: string; loaderData?: { site?: SiteNaming } };
+    if (id === "root" && loaderData?.site) return loaderData.site;
+  }
+  return undefined;
+}
+
+/**
+ * Names the page after the site as the owner set it in Settings: the title's suffix (the
+ * document's and the social cards'), Open Graph's site name, and the default description
+ * wherever a page has none of its own.
+ */
+export function withSite<Args extends { matches: readonly unknown[] }>(
+  build: (args: Args) => MetaDescriptor[],
+): (args: Args) => MetaDescriptor[] {
+  return (args) => {
+    const descriptors = build(args);
+    const site = siteOf(args.matches);
+    if (!site) return descriptors;
+    const suffix = ` | ${SITE_NAME}`;
+    const renamed = (text: string) =>
+      text.endsWith(suffix) ? `${text.slice(0, -SITE_NAME.length)}${site.title}` : text;
+    return descriptors.map((descriptor) => {
+      if ("title" in descriptor && typeof descriptor.title === "string") {
+        return { ...descriptor, title: renamed(descriptor.title) };
+      }
+      if (!("content" in descriptor) || typeof descriptor.content !== "string") return descriptor;
+      if ("property" in descriptor && descriptor.property === "og:site_name") {
+        return { ...descriptor, content: site.title };
+      }
+      if (descriptor.content === SITE_DESCRIPTION) {
+        return { ...descriptor, content: site.description || SITE_DESCRIPTION };
+      }
+      return { ...descriptor, content: renamed(descriptor.content) };
+    });
+  };
 }

@@ -1,14 +1,15 @@
-import type { PostSummary } from "../../server/repositories/posts.ts";
+import type { PostSummary } from "#domain/post.ts";
 
 /** What a post card needs and no more: the fields a page sends for each post in a list. */
 export type PostCardData = Pick<
   PostSummary,
-  "id" | "title" | "excerpt" | "author" | "coverImage" | "category" | "tags" | "createdAt"
+  "id" | "slug" | "title" | "excerpt" | "author" | "coverImage" | "category" | "tags" | "createdAt" | "readingMinutes"
 >;
 
 export function toPostCardData(post: PostSummary): PostCardData {
   return {
     id: post.id,
+    slug: post.slug,
     title: post.title,
     excerpt: post.excerpt,
     author: post.author,
@@ -16,9 +17,11 @@ export function toPostCardData(post: PostSummary): PostCardData {
     category: post.category,
     tags: post.tags,
     createdAt: post.createdAt,
+    readingMinutes: post.readingMinutes,
   };
 }
 
-export function postPath(id: string): string {
-  return `/blog/${encodeURIComponent(id)}`;
+/** A post's public address; ids and former slugs redirect here. */
+export function postPath(slug: string): string {
+  return `/blog/${encodeURIComponent(slug)}`;
 }

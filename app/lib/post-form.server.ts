@@ -1,29 +1,8 @@
-import { data } from "react-router";
-import type { FieldErrors } from "~/lib/forms";
-import { collectFieldErrors } from "~/lib/forms";
-import { type PostFormValues, postFormValues, type PostInput, postSchema } from "~/schemas/post";
+import type { DomainError } from "#domain/errors.ts";
+import type { PostFormValues } from "#domain/post.ts";
+import { formFailure } from "./forms.server.ts";
 
-export const SAVE_FAILED_MESSAGE = "Failed to save post. Please try again.";
-
-export interface PostFormActionData {
-  values: PostFormValues;
-  errors: FieldErrors<keyof PostInput>;
-  formError?: string;
-}
-
-/** The submitted post, validated with the schema the browser used; a 400 with per-field errors otherwise. */
-export async function readPostSubmission(
-  request: Request,
-): Promise<{ input: PostInput; values: PostFormValues } | { invalid: ReturnType<typeof data<PostFormActionData>> }> {
-  const values = postFormValues(await request.formData());
-  const parsed = postSchema.safeParse(values);
-  if (!parsed.success) {
-    return { invalid: data({ values, errors: collectFieldErrors(parsed.error) }, { status: 400 }) };
-  }
-  return { input: parsed.data, values };
-}
-
-/** What the admin typed comes back with the spec's message, so nothing is lost when the database fails. */
-export function saveFailed(values: PostFormValues) {
-  return data<PostFormActionData>({ values, errors: {}, formError: SAVE_FAILED_MESSAGE }, { status: 503 });
+/** The writer's slug belongs to another post: said beside the Slug field, with the rest kept. */
+export function slugTaken(values: PostFormValues, error: DomainError) {
+  return formFailure(values, { errors: { slug: error.message } }, error.status);
 }

@@ -1,17 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
-import { type DomainErrorCode, isDomainError, RateLimitedError } from "../../server/errors.ts";
-import { appContext } from "../context.ts";
-
-const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
-  POST_NOT_FOUND: 404,
-  POST_NOT_AVAILABLE: 404,
-  CATEGORY_NOT_FOUND: 404,
-  INVALID_CREDENTIALS: 401,
-  RATE_LIMITED: 429,
-  READ_FAILED: 503,
-  WRITE_FAILED: 503,
-  SETUP_CLOSED: 410,
-};
+import { type DomainError, type DomainErrorCode, isDomainError } from "#domain/errors.ts";
+import { appContext } from "#server/request-context.ts";
 
 export interface RouteErrorData {
   message: string;
@@ -25,11 +14,17 @@ export interface DomainFailure {
 
 type Messages = Partial<Record<DomainErrorCode, string>>;
 
+/** The one place a refusal says when to come back: every 429 and 503 carries it. */
+export function retryAfterHeaders(error: DomainError): Record<string, string> {
+  const seconds = error.retryAfterSeconds;
+  return seconds === undefined ? {} : { "Retry-After": String(Math.max(1, Math.ceil(seconds))) };
+}
+
 /**
- * The response a domain error deserves: the spec's message for that code (or the error's
- * own) and the matching status. A 5xx is logged here, once, with the database's own error,
- * because React Router does not log errors a route throws as responses. Anything that is not
- * a domain error is rethrown untouched, to be logged by entry.server.tsx and shown as a 500.
+ * The response a domain error deserves: its own status, and the spec's message for its
+ * code (or the error's own). A 5xx keeps its cause for the request's one log line.
+ * Anything that is not a domain error is a bug: it is rethrown untouched, to reach the
+ * error boundary and be logged once by entry.server.tsx.
  */
 export function describeDomainError(
   error: unknown,
@@ -37,12 +32,8 @@ export function describeDomainError(
   messages: Messages = {},
 ): DomainFailure {
   if (!isDomainError(error)) throw error;
-  const status = STATUS_BY_CODE[error.code];
-  if (status >= 500)
-    context.get(appContext).logger.error({ err: error.cause ?? error, code: error.code }, error.message);
-  const headers: Record<string, string> =
-    error instanceof RateLimitedError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
-  return { status, message: messages[error.code] ?? error.message, headers };
+  if (error.status >= 500) context.get(appContext).recordFailure(error.cause ?? error);
+  return { status: error.status, message: messages[error.code] ?? error.message, headers: retryAfterHeaders(error) };
 }
 
 /** Turns a domain error into the response the route's error boundary shows. */
@@ -52,6 +43,5 @@ export function throwAsRouteError(
   messages: Messages = {},
 ): never {
   const { status, message, headers } = describeDomainError(error, context, messages);
-  const body: RouteErrorData = { message };
-  throw data(body, { status, headers });
+  throw data<RouteErrorData>({ message }, { status, headers });
 }

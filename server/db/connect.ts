@@ -29,7 +29,8 @@ function openSqlite(filename: string): DatabaseHandle {
   if (filename !== ":memory:") mkdirSync(path.dirname(filename), { recursive: true });
   const database = new SqliteDatabase(filename, { timeout: CONNECT_TIMEOUT_MS });
   database.pragma("journal_mode = WAL");
-  database.pragma("synchronous = NORMAL");
+  // FULL: a commit is on disk before the answer leaves, as in PostgreSQL (docs/decisions/0009).
+  database.pragma("synchronous = FULL");
   database.pragma("foreign_keys = ON");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return {

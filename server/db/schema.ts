@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { CommentStatus } from "#domain/comment.ts";
 
 /** Timestamps go in as ISO strings; PostgreSQL hands back Date, SQLite the stored text. */
 type Timestamp = ColumnType<Date | string, string, string>;
@@ -11,10 +12,41 @@ export interface PostsTable {
   author: string;
   cover_image: string;
   category: string;
+  /** Unique; the column is nullable only because SQLite cannot add a NOT NULL column to a filled table. */
+  slug: string;
   /** 0 or 1 in both databases, so one query layer needs no boolean conversion. */
   published: number;
+  /** 'markdown' or 'html': how `content`, the source as typed, is written. */
+  format: string;
+  /** `content` rendered and sanitised at save time: what readers get. */
+  content_html: string;
+  reading_minutes: number;
+  /** When a published post becomes public; null: at once. */
+  publish_at: ColumnType<Date | string | null, string | null, string | null>;
+  /** 0 or 1: the writer closed this post's comments. */
+  comments_closed: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface PostRevisionsTable {
+  id: string;
+  post_id: string;
+  number: number;
+  kind: "save" | "autosave" | "restore";
+  /** The admin's email at the time. */
+  saved_by: string;
+  title: string;
+  content: string;
+  format: string;
+  created_at: Timestamp;
+}
+
+export interface PostPreviewTokensTable {
+  /** SHA-256 of the link's token. */
+  token_hash: string;
+  post_id: string;
+  created_at: Timestamp;
 }
 
 export interface PostTagsTable {
@@ -32,19 +64,88 @@ export interface PostSearchTable {
   search_text: string;
 }
 
+/** Slugs a post had before: each answers with a permanent redirect to the post's current slug. */
+export interface PostSlugHistoryTable {
+  slug: string;
+  post_id: string;
+  created_at: Timestamp;
+}
+
 export interface CommentsTable {
   id: string;
   post_id: string;
   author: string;
   content: string;
   created_at: Timestamp;
+  status: CommentStatus;
+  /** HMAC-SHA-256 of the writer's address under a secret salt; null for comments made before moderation. */
+  ip_hash: string | null;
+  /** Why the policy held it, for the moderator; null when it was published at once. */
+  held_reason: string | null;
 }
+
+/** Addresses (as hashes) whose comments are held: added when a moderator marks a comment as spam. */
+export interface CommentSpamAddressesTable {
+  ip_hash: string;
+  created_at: Timestamp;
+}
+
+/** Small site-wide settings, one JSON value per key, each validated by its own schema on read. */
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export type NullableTimestamp = ColumnType<Date | string | null, string | null, string | null>;
 
 export interface AdminsTable {
   id: string;
   email: string;
   password_hash: string;
   created_at: Timestamp;
+  display_name: string;
+  /** "owner" (exactly one, enforced by a unique partial index) or "editor". */
+  role: string;
+  /** Base32; set while enrolling, kept once confirmed (docs/decisions/0006-accounts-and-two-factor.md). */
+  totp_secret: string | null;
+  /** Null until the first code confirms enrolment: only then does sign-in ask for a code. */
+  totp_enabled_at: NullableTimestamp;
+  /** The last time step a code was accepted for, so no code works twice. */
+  totp_last_step: number | null;
+}
+
+export interface InvitationsTable {
+  id: string;
+  /** SHA-256 of the link's token, like setup tokens. */
+  token_hash: string;
+  email: string;
+  role: string;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface RecoveryCodesTable {
+  admin_id: string;
+  code_hash: string;
+}
+
+export interface SiteSettingsTable {
+  id: number;
+  /** The settings as JSON, validated by domain/site-settings.ts on the way in and out. */
+  value: string;
+  version: number;
+  updated_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: string;
+  created_at: Timestamp;
+  actor_id: string | null;
+  /** Who it was as shown at the time (an account's name, or the email a failed sign-in gave). */
+  actor_label: string;
+  action: string;
+  detail: string;
 }
 
 export interface SessionsTable {
@@ -53,13 +154,14 @@ export interface SessionsTable {
   admin_id: string;
   created_at: Timestamp;
   last_seen_at: Timestamp;
+  user_agent: Generated<string>;
 }
 
 export interface RateLimitsTable {
   key: string;
   window_started_at: Timestamp;
   hits: Generated<number>;
-  blocked_until: ColumnType<Date | string | null, string | null, string | null>;
+  blocked_until: NullableTimestamp;
 }
 
 export interface SetupTokensTable {
@@ -69,13 +171,63 @@ export interface SetupTokensTable {
   expires_at: Timestamp;
 }
 
+/** One row per imported post or comment: its origin, and the row it became here. */
+export interface ImportSourcesTable {
+  source_key: string;
+  target_id: string;
+}
+
+export interface MediaTable {
+  /** SHA-256 of the uploaded bytes, hex: the same file uploaded twice is one row. */
+  hash: string;
+  original_name: string;
+  mime: string;
+  width: number;
+  height: number;
+  /** Size of the upload. */
+  bytes: number;
+  created_at: Timestamp;
+  uploaded_by: string;
+  /** Since when no post uses the image; null while one does. */
+  unused_since: ColumnType<Date | string | null, string | null, string | null>;
+}
+
+export interface MediaVariantsTable {
+  hash: string;
+  /** 0 for the original. */
+  width: number;
+  format: string;
+  height: number;
+  size: number;
+  /** BLOB in SQLite, bytea in PostgreSQL; both drivers hand back a Buffer. */
+  bytes: Uint8Array;
+}
+
+export interface MediaUsesTable {
+  hash: string;
+  post_id: string;
+}
+
 export interface Database {
   posts: PostsTable;
   post_tags: PostTagsTable;
   post_search: PostSearchTable;
+  post_slug_history: PostSlugHistoryTable;
   comments: CommentsTable;
   admins: AdminsTable;
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
   setup_tokens: SetupTokensTable;
+  post_revisions: PostRevisionsTable;
+  post_preview_tokens: PostPreviewTokensTable;
+  comment_spam_addresses: CommentSpamAddressesTable;
+  settings: SettingsTable;
+  invitations: InvitationsTable;
+  recovery_codes: RecoveryCodesTable;
+  site_settings: SiteSettingsTable;
+  audit_log: AuditLogTable;
+  import_sources: ImportSourcesTable;
+  media: MediaTable;
+  media_variants: MediaVariantsTable;
+  media_uses: MediaUsesTable;
 }

@@ -1,35 +1,99 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import type { Comment, CommentStatus } from "#domain/comment.ts";
 import type { Database } from "../db/schema.ts";
 import { newId, toIsoString } from "./posts.ts";
 
-export interface Comment {
-  id: string;
-  postId: string;
-  author: string;
-  content: string;
-  createdAt: string;
+/** A comment as the moderator sees it: never the raw address, only its hash. */
+export interface ModeratedComment extends Comment {
+  status: CommentStatus;
+  ipHash: string | null;
+  heldReason: string | null;
+  postTitle: string;
+  postSlug: string;
 }
 
-export async function listCommentsForPost(db: Kysely<Database>, postId: string): Promise<Comment[]> {
-  const rows = await db
-    .selectFrom("comments")
-    .selectAll()
-    .where("post_id", "=", postId)
-    .orderBy("created_at", "desc")
-    .orderBy("id")
-    .execute();
-  return rows.map((row) => ({
+interface CommentRow {
+  id: string;
+  post_id: string;
+  author: string;
+  content: string;
+  created_at: Date | string;
+}
+
+function toComment(row: CommentRow): Comment {
+  return {
     id: row.id,
     postId: row.post_id,
     author: row.author,
     content: row.content,
     createdAt: toIsoString(row.created_at),
-  }));
+  };
+}
+
+const PUBLIC_COLUMNS = ["id", "post_id", "author", "content", "created_at"] as const;
+
+/**
+ * One page of a post's approved comments (all the public ever sees of its comments),
+ * newest first, through the (post_id, status, created_at, id) index.
+ */
+export async function listCommentsForPost(
+  db: Kysely<Database>,
+  postId: string,
+  window: { limit: number; offset: number },
+): Promise<Comment[]> {
+  const rows = await db
+    .selectFrom("comments")
+    .select(PUBLIC_COLUMNS)
+    .where("post_id", "=", postId)
+    .where("status", "=", "approved")
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  return rows.map(toComment);
+}
+
+/** Of the given ids (a short, capped list from the visitor's cookie), those still pending on this post. */
+export async function listPendingCommentsByIds(
+  db: Kysely<Database>,
+  postId: string,
+  ids: readonly string[],
+): Promise<Comment[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom("comments")
+    .select(PUBLIC_COLUMNS)
+    .where("post_id", "=", postId)
+    .where("status", "=", "pending")
+    .where("id", "in", ids)
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .execute();
+  return rows.map(toComment);
+}
+
+export async function countCommentsForPost(db: Kysely<Database>, postId: string): Promise<number> {
+  const row = await db
+    .selectFrom("comments")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("post_id", "=", postId)
+    .where("status", "=", "approved")
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 export async function insertComment(
   db: Kysely<Database>,
-  fields: { postId: string; author: string; content: string; createdAt: string },
+  fields: {
+    postId: string;
+    author: string;
+    content: string;
+    createdAt: string;
+    status: CommentStatus;
+    ipHash: string | null;
+    heldReason: string | null;
+  },
 ): Promise<Comment> {
   const id = newId();
   await db
@@ -40,7 +104,206 @@ export async function insertComment(
       author: fields.author,
       content: fields.content,
       created_at: fields.createdAt,
+      status: fields.status,
+      ip_hash: fields.ipHash,
+      held_reason: fields.heldReason,
     })
     .execute();
-  return { id, ...fields };
+  return { id, postId: fields.postId, author: fields.author, content: fields.content, createdAt: fields.createdAt };
+}
+
+/** When this address last left a comment that was stored, if ever. */
+export async function findLastCommentAt(db: Kysely<Database>, ipHash: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("comments")
+    .select("created_at")
+    .where("ip_hash", "=", ipHash)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? toIsoString(row.created_at) : undefined;
+}
+
+export async function hasSameCommentSince(
+  db: Kysely<Database>,
+  fields: { ipHash: string; postId: string; content: string; since: string },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("comments")
+    .select("id")
+    .where("ip_hash", "=", fields.ipHash)
+    .where("created_at", ">", fields.since)
+    .where("post_id", "=", fields.postId)
+    .where("content", "=", fields.content)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function isSpamAddress(db: Kysely<Database>, ipHash: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("comment_spam_addresses")
+    .select("ip_hash")
+    .where("ip_hash", "=", ipHash)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface ModerationFilter {
+  status: CommentStatus;
+  postId?: string;
+  /** Matches the author or the text, ignoring case. */
+  search?: string;
+}
+
+function escapeLikePattern(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+function selectModerated(db: Kysely<Database>, filter: Omit<ModerationFilter, "status">) {
+  let query = db.selectFrom("comments");
+  if (filter.postId !== undefined) query = query.where("comments.post_id", "=", filter.postId);
+  const needle = filter.search?.trim().toLowerCase();
+  if (needle) {
+    const pattern = `%${escapeLikePattern(needle)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        sql<boolean>`lower(comments.author) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(comments.content) like ${pattern} escape '\\'`,
+      ]),
+    );
+  }
+  return query;
+}
+
+/** One page of a moderation tab, newest first; reads (status, created_at) or (post_id, status, created_at). */
+export async function listModeratedComments(
+  db: Kysely<Database>,
+  filter: ModerationFilter,
+  page: { limit: number; offset: number },
+): Promise<ModeratedComment[]> {
+  const rows = await selectModerated(db, filter)
+    .innerJoin("posts", "posts.id", "comments.post_id")
+    .select([
+      "comments.id",
+      "comments.post_id",
+      "comments.author",
+      "comments.content",
+      "comments.created_at",
+      "comments.status",
+      "comments.ip_hash",
+      "comments.held_reason",
+      "posts.title as post_title",
+      "posts.slug as post_slug",
+    ])
+    .where("comments.status", "=", filter.status)
+    .orderBy("comments.created_at", "desc")
+    .orderBy("comments.id", "desc")
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map((row) => ({
+    ...toComment(row),
+    status: row.status,
+    ipHash: row.ip_hash,
+    heldReason: row.held_reason,
+    postTitle: row.post_title,
+    postSlug: row.post_slug,
+  }));
+}
+
+/** How many comments each tab holds, under the same post and search filter. */
+export async function countCommentsByStatus(
+  db: Kysely<Database>,
+  filter: Omit<ModerationFilter, "status">,
+): Promise<Record<CommentStatus, number>> {
+  const rows = await selectModerated(db, filter)
+    .select(["comments.status", (eb) => eb.fn.countAll<number | string>().as("count")])
+    .groupBy("comments.status")
+    .execute();
+  const counts: Record<CommentStatus, number> = { pending: 0, approved: 0, spam: 0 };
+  for (const row of rows) counts[row.status] = Number(row.count);
+  return counts;
+}
+
+export async function countPendingComments(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("comments")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("status", "=", "pending")
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+const HELD_REASON_BY_MODERATOR: Record<CommentStatus, string | null> = {
+  approved: null,
+  pending: "Unapproved",
+  spam: "Marked as spam",
+};
+
+/** Sets the status of these comments (a page's worth at most); returns how many changed. */
+export async function setCommentStatus(
+  db: Kysely<Database>,
+  ids: readonly string[],
+  status: CommentStatus,
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .updateTable("comments")
+    .set({ status, held_reason: HELD_REASON_BY_MODERATOR[status] })
+    .where("id", "in", ids)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function deleteComments(db: Kysely<Database>, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db.deleteFrom("comments").where("id", "in", ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Marks these comments as spam and puts their addresses on the spam list, together. */
+export async function markCommentsAsSpam(db: Kysely<Database>, ids: readonly string[], at: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    const hashes = await trx
+      .selectFrom("comments")
+      .select("ip_hash")
+      .distinct()
+      .where("id", "in", ids)
+      .where("ip_hash", "is not", null)
+      .execute();
+    const values = hashes.flatMap((row) => (row.ip_hash ? [{ ip_hash: row.ip_hash, created_at: at }] : []));
+    if (values.length > 0) {
+      await trx
+        .insertInto("comment_spam_addresses")
+        .values(values)
+        .onConflict((conflict) => conflict.column("ip_hash").doNothing())
+        .execute();
+    }
+    return setCommentStatus(trx, ids, "spam");
+  });
+}
+
+/** Approving a spam comment forgives its address: later comments from it are no longer held for that. */
+export async function approveComments(db: Kysely<Database>, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    const forgiven = trx
+      .selectFrom("comments")
+      .select("ip_hash")
+      .where("id", "in", ids)
+      .where("status", "=", "spam")
+      .where("ip_hash", "is not", null)
+      .$narrowType<{ ip_hash: string }>();
+    await trx.deleteFrom("comment_spam_addresses").where("ip_hash", "in", forgiven).execute();
+    return setCommentStatus(trx, ids, "approved");
+  });
+}
+
+/** The posts a short list of comments (a moderation request, at most a page) belongs to. */
+export async function listPostIdsOfComments(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("comments").select("post_id").distinct().where("id", "in", ids).execute();
+  return rows.map((row) => row.post_id);
 }

@@ -1,34 +1,19 @@
 import { randomBytes } from "node:crypto";
-import { type Kysely, type Selectable, type Transaction, sql } from "kysely";
+import { type Kysely, type Selectable, type SelectQueryBuilder, type Transaction, sql } from "kysely";
 import type { Dialect } from "../db/connect.ts";
 import type { Database, PostsTable } from "../db/schema.ts";
+import type { CategorySummary, Post, PostFields, PostSummary } from "#domain/post.ts";
+import { type Page, pageWindow } from "#domain/pagination.ts";
 import { htmlToText } from "../html.ts";
+import { recordRevision } from "./post-revisions.ts";
 
-export interface Post {
-  id: string;
-  title: string;
-  content: string;
-  excerpt: string;
-  author: string;
-  coverImage: string;
-  category: string;
-  tags: string[];
-  published: boolean;
-  createdAt: string;
-  updatedAt: string;
+/** Who saved, and how, for the revision a save keeps. */
+export interface RevisionAuthor {
+  kind: "save" | "restore";
+  savedBy: string;
 }
-
-/** What lists and cards need: everything but the body, which can be large. */
-export type PostSummary = Omit<Post, "content">;
-
-/** What a writer sets; the id and timestamps are the database's to give. */
-export type PostFields = Omit<Post, "id" | "createdAt" | "updatedAt">;
-
-export interface CategorySummary {
-  category: string;
-  postCount: number;
-  firstExcerpt: string;
-}
+import { mediaHashesIn } from "#domain/media.ts";
+import { replaceMediaUses } from "./media.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -42,29 +27,53 @@ export function newId(): string {
 
 /**
  * The publishing rule: the one filter every public query starts from, so a draft
- * can never reach a visitor by a query that forgot it.
+ * can never reach a visitor by a query that forgot it. A published post with a
+ * publishing time is public from that time (`now`, the service's clock, as ISO UTC):
+ * it appears by itself, with no job to run and nothing lost across a restart.
  */
-export function selectPublicPosts(db: Db) {
-  return db.selectFrom("posts").where("posts.published", "=", 1);
+export function selectPublicPosts(db: Db, now: string) {
+  return db
+    .selectFrom("posts")
+    .where("posts.published", "=", 1)
+    .where((eb) => eb.or([eb("posts.publish_at", "is", null), eb("posts.publish_at", "<=", now)]));
+}
+
+/** The earliest publishing time still ahead: when the public view next changes by itself (a page cache's expiry). */
+export async function nextScheduledPublishAt(db: Db, now: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("posts")
+    .select((eb) => eb.fn.min("publish_at").as("next"))
+    .where("published", "=", 1)
+    .where("publish_at", ">", now)
+    .executeTakeFirst();
+  return row?.next ? toIsoString(row.next) : null;
 }
 
 const SUMMARY_COLUMNS = [
   "posts.id",
+  "posts.slug",
   "posts.title",
   "posts.excerpt",
   "posts.author",
   "posts.cover_image",
   "posts.category",
   "posts.published",
+  "posts.format",
+  "posts.reading_minutes",
+  "posts.publish_at",
+  "posts.comments_closed",
   "posts.created_at",
   "posts.updated_at",
 ] as const;
 
-type SummaryRow = Omit<Selectable<PostsTable>, "content">;
+type SummaryRow = Omit<Selectable<PostsTable>, "content" | "content_html">;
 
+/** Tags of one page of posts: the id list is a page long at most. */
 async function loadTags(db: Db, postIds: string[]): Promise<Map<string, string[]>> {
   const tagsByPost = new Map<string, string[]>();
   if (postIds.length === 0) return tagsByPost;
+  if (postIds.length > INSERT_BATCH_ROWS)
+    throw new RangeError(`Tags are loaded a page at a time, not for ${postIds.length} posts`);
   const tagRows = await db
     .selectFrom("post_tags")
     .select(["post_id", "tag"])
@@ -81,6 +90,7 @@ async function loadTags(db: Db, postIds: string[]): Promise<Map<string, string[]
 function toSummary(row: SummaryRow, tags: string[]): PostSummary {
   return {
     id: row.id,
+    slug: row.slug,
     title: row.title,
     excerpt: row.excerpt,
     author: row.author,
@@ -88,6 +98,10 @@ function toSummary(row: SummaryRow, tags: string[]): PostSummary {
     category: row.category,
     tags,
     published: row.published === 1,
+    format: row.format === "markdown" ? "markdown" : "html",
+    readingMinutes: row.reading_minutes,
+    publishAt: row.publish_at === null ? null : toIsoString(row.publish_at),
+    commentsClosed: row.comments_closed === 1,
     createdAt: toIsoString(row.created_at),
     updatedAt: toIsoString(row.updated_at),
   };
@@ -102,64 +116,218 @@ async function summarise(db: Db, rows: SummaryRow[]): Promise<PostSummary[]> {
   return rows.map((row) => toSummary(row, tagsByPost.get(row.id) ?? []));
 }
 
-export async function listPublishedPosts(db: Db, options: { limit?: number } = {}): Promise<PostSummary[]> {
-  let query = selectPublicPosts(db).select(SUMMARY_COLUMNS).orderBy("created_at", "desc").orderBy("id");
-  if (options.limit !== undefined) query = query.limit(options.limit);
-  return summarise(db, await query.execute());
+/** Which page of a list to read. */
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+}
+
+function pageOf(items: PostSummary[], total: number, { page, pageSize }: PageRequest): Page<PostSummary> {
+  return { items, total, page, pageSize };
+}
+
+/** The public list's order; `posts_published_created_at` walks it without sorting. */
+function newestFirst<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>) {
+  return query.orderBy(sql.ref("posts.created_at"), "desc").orderBy(sql.ref("posts.id"));
+}
+
+/** Counts come from the same indexes the lists walk: an index-only count, never a row read. */
+export async function countPublishedPosts(db: Db, now: string, category?: string): Promise<number> {
+  let query = selectPublicPosts(db, now).select((eb) => eb.fn.countAll<number>().as("count"));
+  if (category !== undefined) query = query.where("posts.category", "=", category);
+  return Number((await query.executeTakeFirstOrThrow()).count);
+}
+
+export async function listPublishedPosts(db: Db, now: string, request: PageRequest): Promise<Page<PostSummary>> {
+  const { limit, offset } = pageWindow(request.page, request.pageSize);
+  const [rows, total] = await Promise.all([
+    newestFirst(selectPublicPosts(db, now).select(SUMMARY_COLUMNS)).limit(limit).offset(offset).execute(),
+    countPublishedPosts(db, now),
+  ]);
+  return pageOf(await summarise(db, rows), total, request);
 }
 
 export async function listPublishedPostsByCategory(
   db: Db,
+  now: string,
   category: string,
-  options: { limit?: number; excludeId?: string; random?: boolean } = {},
+  request: PageRequest,
+): Promise<Page<PostSummary>> {
+  const { limit, offset } = pageWindow(request.page, request.pageSize);
+  const [rows, total] = await Promise.all([
+    newestFirst(selectPublicPosts(db, now).select(SUMMARY_COLUMNS).where("posts.category", "=", category))
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    countPublishedPosts(db, now, category),
+  ]);
+  return pageOf(await summarise(db, rows), total, request);
+}
+
+/** The newest few published posts, without counting them all (the home page). */
+export async function listNewestPublishedPosts(db: Db, now: string, limit: number): Promise<PostSummary[]> {
+  return summarise(db, await newestFirst(selectPublicPosts(db, now).select(SUMMARY_COLUMNS)).limit(limit).execute());
+}
+
+/** The newest few of one category, through `posts_category_published_created_at`. */
+export async function listNewestPublishedPostsInCategory(
+  db: Db,
+  now: string,
+  category: string,
+  limit: number,
 ): Promise<PostSummary[]> {
-  let query = selectPublicPosts(db).select(SUMMARY_COLUMNS).where("category", "=", category);
-  if (options.excludeId !== undefined) query = query.where("id", "!=", options.excludeId);
-  query = options.random ? query.orderBy(sql`random()`) : query.orderBy("created_at", "desc").orderBy("id");
-  if (options.limit !== undefined) query = query.limit(options.limit);
-  return summarise(db, await query.execute());
+  const rows = await newestFirst(
+    selectPublicPosts(db, now).select(SUMMARY_COLUMNS).where("posts.category", "=", category),
+  )
+    .limit(limit)
+    .execute();
+  return summarise(db, rows);
 }
 
-/** The newest `perCategory` published posts of every category, in one query. */
-export async function listNewestPublishedPostsPerCategory(db: Db, perCategory: number): Promise<PostSummary[]> {
-  const ranked = selectPublicPosts(db)
-    .select(SUMMARY_COLUMNS)
-    .select(sql<number>`row_number() over (partition by category order by created_at desc, id)`.as("rank"))
-    .as("ranked");
-  const rows = await db
-    .selectFrom(ranked)
-    .selectAll()
-    .where("rank", "<=", perCategory)
-    .orderBy("category")
-    .orderBy("rank")
-    .execute();
-  return summarise(
-    db,
-    rows.map(({ rank: _rank, ...post }) => post),
+/**
+ * Up to `limit` posts of the category other than `excludeId`, starting at a random date
+ * between the category's oldest and newest post and wrapping round to the oldest: random
+ * enough for "related posts", and three index lookups instead of sorting the category.
+ */
+export async function pickRelatedPublishedPosts(
+  db: Db,
+  now: string,
+  category: string,
+  excludeId: string,
+  limit: number,
+  random: () => number,
+): Promise<PostSummary[]> {
+  const inCategory = () =>
+    selectPublicPosts(db, now).where("posts.category", "=", category).where("posts.id", "!=", excludeId);
+  // Two lookups rather than min() and max() together, which SQLite answers with a scan.
+  const [first, last] = await Promise.all(
+    (["asc", "desc"] as const).map((direction) =>
+      selectPublicPosts(db, now)
+        .select("posts.created_at")
+        .where("posts.category", "=", category)
+        .orderBy("posts.created_at", direction)
+        .limit(1)
+        .executeTakeFirst(),
+    ),
   );
+  if (!first || !last) return [];
+  const oldest = new Date(first.created_at).getTime();
+  const from = new Date(oldest + Math.floor(random() * (new Date(last.created_at).getTime() - oldest))).toISOString();
+  const forward = await inCategory()
+    .select(SUMMARY_COLUMNS)
+    .where("posts.created_at", ">=", from)
+    .orderBy("posts.created_at")
+    .orderBy("posts.id")
+    .limit(limit)
+    .execute();
+  const wrapped =
+    forward.length < limit
+      ? await inCategory()
+          .select(SUMMARY_COLUMNS)
+          .where("posts.created_at", "<", from)
+          .orderBy("posts.created_at")
+          .orderBy("posts.id")
+          .limit(limit - forward.length)
+          .execute()
+      : [];
+  return summarise(db, [...forward, ...wrapped]);
 }
 
-export async function summarisePublishedCategories(db: Db): Promise<CategorySummary[]> {
-  const ranked = selectPublicPosts(db)
-    .select([
-      "category",
-      "excerpt",
-      sql<number>`row_number() over (partition by category order by created_at desc, id)`.as("rank"),
-      sql<number>`count(*) over (partition by category)`.as("post_count"),
-    ])
-    .as("ranked");
-  const rows = await db
-    .selectFrom(ranked)
-    .select(["category", "excerpt", "post_count"])
-    .where("rank", "=", 1)
-    .orderBy("post_count", "desc")
+/**
+ * Every category with published posts: how many, and its newest post's excerpt. The
+ * counts are index-only (see docs/decisions/0005), the excerpt one index lookup each.
+ */
+export async function summarisePublishedCategories(
+  db: Db,
+  now: string,
+  categories: readonly string[],
+): Promise<CategorySummary[]> {
+  const summaries = await Promise.all(
+    categories.map(async (category) => {
+      const [postCount, newest] = await Promise.all([
+        countPublishedPosts(db, now, category),
+        selectPublicPosts(db, now)
+          .select("posts.excerpt")
+          .where("posts.category", "=", category)
+          .orderBy("posts.created_at", "desc")
+          .orderBy("posts.id")
+          .limit(1)
+          .executeTakeFirst(),
+      ]);
+      return { category, postCount, firstExcerpt: newest?.excerpt ?? "" };
+    }),
+  );
+  return summaries
+    .filter((summary) => summary.postCount > 0)
+    .sort((a, b) => b.postCount - a.postCount || a.category.localeCompare(b.category));
+}
+
+/** The newest published posts with their bodies, all or of one category: what a feed carries. */
+export async function listNewestPublishedPostsWithContent(
+  db: Db,
+  now: string,
+  options: { limit: number; category?: string },
+): Promise<Post[]> {
+  let query = selectPublicPosts(db, now).selectAll().orderBy("created_at", "desc").orderBy("id").limit(options.limit);
+  if (options.category !== undefined) query = query.where("category", "=", options.category);
+  const rows = await query.execute();
+  const tagsByPost = await loadTags(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({
+    ...toSummary(row, tagsByPost.get(row.id) ?? []),
+    content: row.content,
+    contentHtml: row.content_html,
+  }));
+}
+
+export interface PostAddress {
+  id: string;
+  slug: string;
+  updatedAt: string;
+}
+
+/**
+ * Published posts' addresses in id order, `limit` at a time after `afterId`: a keyset page
+ * that costs the same wherever it starts (index posts_published_id).
+ */
+export async function listPublishedPostAddresses(
+  db: Db,
+  now: string,
+  options: { afterId?: string; limit: number },
+): Promise<PostAddress[]> {
+  let query = selectPublicPosts(db, now)
+    .select(["posts.id", "posts.slug", "posts.updated_at"])
+    .orderBy("id")
+    .limit(options.limit);
+  if (options.afterId !== undefined) query = query.where("id", ">", options.afterId);
+  const rows = await query.execute();
+  return rows.map((row) => ({ id: row.id, slug: row.slug, updatedAt: toIsoString(row.updated_at) }));
+}
+
+/** The id of the published post at `position` (0-based) in id order: where a sitemap page begins. */
+export async function findPublishedPostIdAt(db: Db, now: string, position: number): Promise<string | undefined> {
+  const row = await selectPublicPosts(db, now)
+    .select("posts.id")
+    .orderBy("id")
+    .offset(position)
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** When each category last changed: its newest published post's update. */
+export async function listPublishedCategoryUpdates(
+  db: Db,
+  now: string,
+): Promise<{ category: string; updatedAt: string }[]> {
+  const rows = await selectPublicPosts(db, now)
+    .select(["category", (eb) => eb.fn.max("updated_at").as("updated_at")])
+    .groupBy("category")
     .orderBy("category")
     .execute();
-  return rows.map((row) => ({
-    category: row.category,
-    postCount: Number(row.post_count),
-    firstExcerpt: row.excerpt,
-  }));
+  return rows.map((row) => ({ category: row.category, updatedAt: toIsoString(row.updated_at) }));
 }
 
 const TRIGRAM = 3;
@@ -172,66 +340,127 @@ function escapeLikePattern(text: string): string {
  * Case-insensitive substring search over title, content text and tags, answered by a
  * trigram index: FTS5's trigram tokenizer on SQLite, pg_trgm on PostgreSQL. Queries
  * shorter than a trigram cannot use either index and fall back to a scan of the
- * search table, which is still correct.
+ * search table, which is still correct. Results are newest first (docs/decisions/0005):
+ * the page is read by joining the matches to the date index, never by listing ids.
  */
 export async function searchPublishedPosts(
   db: Kysely<Database>,
   dialect: Dialect,
   query: string,
-): Promise<PostSummary[]> {
+  now: string,
+  request: PageRequest,
+): Promise<Page<PostSummary>> {
   const needle = query.trim();
-  if (needle === "") return listPublishedPosts(db);
+  if (needle === "") return listPublishedPosts(db, now, request);
   const likePattern = `%${escapeLikePattern(needle)}%`;
-  const newestPublished = () =>
-    selectPublicPosts(db).select(SUMMARY_COLUMNS).orderBy("created_at", "desc").orderBy("id");
+  const { limit, offset } = pageWindow(request.page, request.pageSize);
+
+  // A page of ids first, index-only (posts_id_published_created_at), then the page's rows.
+  const readPage = async (trx: Db, matches: SelectQueryBuilder<Database, "post_search", { post_id: string }>) => {
+    const publicMatches = () =>
+      selectPublicPosts(trx, now).innerJoin(matches.as("matches"), "matches.post_id", "posts.id");
+    const [ids, count] = await Promise.all([
+      newestFirst(publicMatches().select("posts.id")).limit(limit).offset(offset).execute(),
+      publicMatches()
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .executeTakeFirstOrThrow(),
+    ]);
+    const rows =
+      ids.length === 0
+        ? []
+        : await newestFirst(
+            trx
+              .selectFrom("posts")
+              .select(SUMMARY_COLUMNS)
+              .where(
+                "posts.id",
+                "in",
+                ids.map((row) => row.id),
+              ),
+          ).execute();
+    return pageOf(await summarise(trx, rows), Number(count.count), request);
+  };
 
   if (dialect === "postgres") {
     // PostgreSQL's planner does not count the cost of de-TOASTing long post bodies, so it
     // walks every row instead of the trigram index until the table is very large (33 ms
-    // against 2 ms for a rare word on 1,000 posts, EXPLAIN ANALYZE). Finding the matches
-    // first, in a transaction that leaves only the index path, keeps search on the index.
-    const matches = await db.transaction().execute(async (trx) => {
+    // against 2 ms for a rare word on 1,000 posts, EXPLAIN ANALYZE). Without sequential
+    // scans in this transaction, the matches come from the trigram index.
+    return db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      await sql`set local enable_indexscan = off`.execute(trx);
-      return trx
-        .selectFrom("post_search")
-        .select("post_id")
-        .where(sql<boolean>`search_text ilike ${likePattern} escape '\\'`)
-        .execute();
+      return readPage(
+        trx,
+        trx
+          .selectFrom("post_search")
+          .select("post_search.post_id")
+          .where(sql<boolean>`search_text ilike ${likePattern} escape '\\'`),
+      );
     });
-    if (matches.length === 0) return [];
-    const ids = matches.map((match) => match.post_id);
-    return summarise(
-      db,
-      await newestPublished()
-        .where(sql<boolean>`posts.id = any(${ids})`)
-        .execute(),
-    );
   }
 
   const matches =
     [...needle].length >= TRIGRAM
       ? db
           .selectFrom("post_search")
-          .select("post_id")
+          .select("post_search.post_id")
           .where(sql<boolean>`post_search match ${`"${needle.replaceAll('"', '""')}"`}`)
       : db
           .selectFrom("post_search")
-          .select("post_id")
+          .select("post_search.post_id")
           .where(sql<boolean>`search_text like ${likePattern} escape '\\'`);
-  return summarise(db, await newestPublished().where("id", "in", matches).execute());
+  return readPage(db, matches);
 }
 
 export async function findPostById(db: Db, id: string): Promise<Post | undefined> {
   const row = await db.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return undefined;
   const tags = (await loadTags(db, [id])).get(id) ?? [];
-  return { ...toSummary(row, tags), content: row.content };
+  return { ...toSummary(row, tags), content: row.content, contentHtml: row.content_html };
+}
+
+/**
+ * The id of the post a /blog/{address} URL names, drafts included: by its slug, then by a
+ * slug it had before, then by its id (the URLs before slugs existed). Whether a visitor may
+ * read it is for the public queries to decide.
+ */
+export async function findPostIdByAddress(db: Db, address: string): Promise<string | undefined> {
+  const bySlug = await db.selectFrom("posts").select("id").where("slug", "=", address).executeTakeFirst();
+  if (bySlug) return bySlug.id;
+  const moved = await db
+    .selectFrom("post_slug_history")
+    .select("post_id")
+    .where("slug", "=", address)
+    .executeTakeFirst();
+  if (moved) return moved.post_id;
+  return (await postExists(db, address)) ? address : undefined;
+}
+
+/** Whether a post other than `exceptPostId` has this slug now or had it before. */
+export async function isSlugTaken(db: Db, slug: string, exceptPostId?: string): Promise<boolean> {
+  const owners = await db
+    .selectFrom("posts")
+    .select("id")
+    .where("slug", "=", slug)
+    .union(db.selectFrom("post_slug_history").select("post_id as id").where("slug", "=", slug))
+    .execute();
+  return owners.some((owner) => owner.id !== exceptPostId);
+}
+
+/** A post a visitor may read: the publishing filter decides, as for every public query. */
+export async function findPublicPostById(db: Db, id: string, now: string): Promise<Post | undefined> {
+  const row = await selectPublicPosts(db, now).selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) return undefined;
+  const tags = (await loadTags(db, [id])).get(id) ?? [];
+  return { ...toSummary(row, tags), content: row.content, contentHtml: row.content_html };
+}
+
+export async function postExists(db: Db, id: string): Promise<boolean> {
+  return (await db.selectFrom("posts").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
 }
 
 /** Every post, drafts included, newest first: the admin list. `filter` matches title, author or category. */
-export async function listAllPosts(db: Db, filter = ""): Promise<PostSummary[]> {
-  let query = db.selectFrom("posts").select(SUMMARY_COLUMNS).orderBy("created_at", "desc").orderBy("id");
+export async function listAllPosts(db: Db, filter: string, request: PageRequest): Promise<Page<PostSummary>> {
+  let query = db.selectFrom("posts");
   const needle = filter.trim().toLowerCase();
   if (needle) {
     const pattern = `%${escapeLikePattern(needle)}%`;
@@ -243,10 +472,25 @@ export async function listAllPosts(db: Db, filter = ""): Promise<PostSummary[]> 
       ),
     );
   }
-  return summarise(db, await query.execute());
+  const { limit, offset } = pageWindow(request.page, request.pageSize);
+  const [rows, count] = await Promise.all([
+    newestFirst(query.select(SUMMARY_COLUMNS)).limit(limit).offset(offset).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
+  ]);
+  return pageOf(await summarise(db, rows), Number(count.count), request);
 }
 
-async function writeTagsAndSearch(db: Db, id: string, fields: PostFields): Promise<void> {
+/** What search matches: the title, the rendered body's text (not its Markdown) and the tags. */
+function searchText(fields: Pick<PostFields, "title" | "contentHtml" | "tags">): string {
+  return [fields.title, htmlToText(fields.contentHtml), fields.tags.join(" ")].join("\n");
+}
+
+/** Replaces a post's tags and search text; call inside the transaction that writes the post. */
+export async function writeTagsAndSearch(
+  db: Db,
+  id: string,
+  fields: Pick<PostFields, "title" | "contentHtml" | "tags">,
+): Promise<void> {
   await db.deleteFrom("post_tags").where("post_id", "=", id).execute();
   if (fields.tags.length > 0) {
     await db
@@ -259,13 +503,32 @@ async function writeTagsAndSearch(db: Db, id: string, fields: PostFields): Promi
     .insertInto("post_search")
     .values({
       post_id: id,
-      search_text: [fields.title, htmlToText(fields.content), fields.tags.join(" ")].join("\n"),
+      search_text: searchText(fields),
     })
     .execute();
 }
 
+async function keepRevision(
+  trx: Transaction<Database>,
+  postId: string,
+  fields: PostFields,
+  revision: RevisionAuthor,
+  createdAt: string,
+): Promise<void> {
+  await recordRevision(trx, {
+    postId,
+    kind: revision.kind,
+    savedBy: revision.savedBy,
+    title: fields.title,
+    content: fields.content,
+    format: fields.format,
+    createdAt,
+  });
+}
+
 function toRow(fields: PostFields) {
   return {
+    slug: fields.slug,
     title: fields.title,
     content: fields.content,
     excerpt: fields.excerpt,
@@ -273,6 +536,11 @@ function toRow(fields: PostFields) {
     cover_image: fields.coverImage,
     category: fields.category,
     published: fields.published ? 1 : 0,
+    format: fields.format,
+    content_html: fields.contentHtml,
+    reading_minutes: fields.readingMinutes,
+    publish_at: fields.publishAt,
+    comments_closed: fields.commentsClosed ? 1 : 0,
   };
 }
 
@@ -280,6 +548,7 @@ export async function insertPost(
   db: Kysely<Database>,
   fields: PostFields,
   timestamps: { createdAt: string; updatedAt: string },
+  revision?: RevisionAuthor,
 ): Promise<Post> {
   return db.transaction().execute(async (trx) => {
     const id = newId();
@@ -288,6 +557,8 @@ export async function insertPost(
       .values({ id, ...toRow(fields), created_at: timestamps.createdAt, updated_at: timestamps.updatedAt })
       .execute();
     await writeTagsAndSearch(trx, id, fields);
+    if (revision) await keepRevision(trx, id, fields, revision, timestamps.updatedAt);
+    await replaceMediaUses(trx, id, mediaUsedBy(fields), timestamps.updatedAt);
     const post = await findPostById(trx, id);
     if (!post) throw new Error(`Post ${id} vanished after insert`);
     return post;
@@ -299,8 +570,19 @@ export async function updatePost(
   id: string,
   fields: PostFields,
   updatedAt: string,
+  revision?: RevisionAuthor,
 ): Promise<Post | undefined> {
   return db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("posts").select("slug").where("id", "=", id).executeTakeFirst();
+    if (!before) return undefined;
+    if (before.slug !== fields.slug) {
+      // The old slug keeps answering (301 to the new one); taking a slug back ends its redirect.
+      await trx.deleteFrom("post_slug_history").where("slug", "=", fields.slug).execute();
+      await trx
+        .insertInto("post_slug_history")
+        .values({ slug: before.slug, post_id: id, created_at: updatedAt })
+        .execute();
+    }
     const result = await trx
       .updateTable("posts")
       .set({ ...toRow(fields), updated_at: updatedAt })
@@ -308,16 +590,79 @@ export async function updatePost(
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     await writeTagsAndSearch(trx, id, fields);
+    await replaceMediaUses(trx, id, mediaUsedBy(fields), updatedAt);
+    if (revision) await keepRevision(trx, id, fields, revision, updatedAt);
+    // Publishing ends every private preview: the post is there for everyone (or will be, at its time).
+    if (fields.published) await trx.deleteFrom("post_preview_tokens").where("post_id", "=", id).execute();
     return findPostById(trx, id);
   });
 }
 
-/** Deletes the post, its comments, tags and search row in one transaction. */
-export async function deletePost(db: Kysely<Database>, id: string): Promise<boolean> {
+/** Rows a single multi-row INSERT may carry: well under either database's parameter limit. */
+export const INSERT_BATCH_ROWS = 200;
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, index) =>
+    items.slice(index * size, (index + 1) * size),
+  );
+}
+
+/**
+ * Many posts in one transaction, with multi-row inserts of at most INSERT_BATCH_ROWS rows:
+ * how the benchmark data is loaded fast enough to build 100,000 posts in seconds.
+ */
+export async function insertPosts(
+  db: Kysely<Database>,
+  posts: readonly (PostFields & { createdAt: string; updatedAt: string })[],
+): Promise<string[]> {
+  const rows = posts.map((post) => ({ ...post, id: newId() }));
+  await db.transaction().execute(async (trx) => {
+    for (const batch of chunk(rows, INSERT_BATCH_ROWS)) {
+      await trx
+        .insertInto("posts")
+        .values(
+          batch.map((post) => ({
+            id: post.id,
+            ...toRow(post),
+            created_at: post.createdAt,
+            updated_at: post.updatedAt,
+          })),
+        )
+        .execute();
+      const tags = batch.flatMap((post) =>
+        post.tags.map((tag, position) => ({ post_id: post.id, tag, tag_key: tag.toLowerCase(), position })),
+      );
+      for (const tagBatch of chunk(tags, INSERT_BATCH_ROWS))
+        await trx.insertInto("post_tags").values(tagBatch).execute();
+      await trx
+        .insertInto("post_search")
+        .values(
+          batch.map((post) => ({
+            post_id: post.id,
+            search_text: searchText(post),
+          })),
+        )
+        .execute();
+    }
+  });
+  return rows.map((row) => row.id);
+}
+
+/** The uploaded images a post shows, in its body or as its cover. */
+function mediaUsedBy(fields: Pick<PostFields, "content" | "coverImage">): string[] {
+  return mediaHashesIn(`${fields.coverImage}\n${fields.content}`);
+}
+
+/** Deletes the post, its comments, tags, search row, revisions, preview links and image uses in one transaction. */
+export async function deletePost(db: Kysely<Database>, id: string, at: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    await replaceMediaUses(trx, id, [], at);
     await trx.deleteFrom("comments").where("post_id", "=", id).execute();
+    await trx.deleteFrom("post_revisions").where("post_id", "=", id).execute();
+    await trx.deleteFrom("post_preview_tokens").where("post_id", "=", id).execute();
     await trx.deleteFrom("post_tags").where("post_id", "=", id).execute();
     await trx.deleteFrom("post_search").where("post_id", "=", id).execute();
+    await trx.deleteFrom("post_slug_history").where("post_id", "=", id).execute();
     const result = await trx.deleteFrom("posts").where("id", "=", id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   });

@@ -1,10 +1,15 @@
+import { createHmac } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { CommentInput } from "../../app/schemas/comment.ts";
+import type { Comment, CommentInput, CommentStatus, ModerationAction } from "#domain/comment.ts";
+import { type CommentSettings, commentSettingsSchema, DEFAULT_COMMENT_SETTINGS } from "#domain/comment-settings.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError, guardRead, guardWrite } from "../errors.ts";
+import { DomainError, RateLimitedError } from "#domain/errors.ts";
+import { guardDatabase } from "../errors.ts";
 import * as comments from "../repositories/comments.ts";
-import type { Comment } from "../repositories/comments.ts";
-import * as posts from "../repositories/posts.ts";
+import { type ContentChanges, createContentChanges, postTag } from "./content-changes.ts";
+import * as settings from "../repositories/settings.ts";
+import { areCommentsClosed, COMMENT_POLICY, decideComment } from "./comment-policy.ts";
+import { requirePublicPostAt } from "./posts.ts";
 import { createRateLimiter, type RateLimitPolicy } from "./rate-limit.ts";
 
 /**
@@ -13,33 +18,178 @@ import { createRateLimiter, type RateLimitPolicy } from "./rate-limit.ts";
  */
 export const COMMENT_RATE_LIMIT: RateLimitPolicy = { maxHits: 20, windowMs: 10 * 60 * 1000 };
 
+/** One page of the Comments screen; also the most ids one moderation request may name. */
+export const MODERATION_PAGE_SIZE = 50;
+
+/** How many of a visitor's held comments their cookie remembers. */
+export const VISITOR_PENDING_MAX = 20;
+
+const SETTINGS_KEY = "comments";
+const COMMENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
 export interface CommentServiceDeps {
   db: Kysely<Database>;
   now: () => Date;
+  /** The secret that salts address hashes (COMMENT_IP_SALT or data/comment-ip-salt). */
+  ipSalt: string;
   rateLimit?: RateLimitPolicy;
+  floodWindowMs?: number;
+  changes?: ContentChanges;
 }
 
-export function createCommentService({ db, now, rateLimit = COMMENT_RATE_LIMIT }: CommentServiceDeps) {
+export interface Visitor {
+  clientAddress: string;
+  /** The form's hidden field; people leave it empty. */
+  honeypot?: string;
+}
+
+export function createCommentService({
+  db,
+  now,
+  ipSalt,
+  rateLimit = COMMENT_RATE_LIMIT,
+  floodWindowMs = COMMENT_POLICY.floodWindowMs,
+  changes = createContentChanges(),
+}: CommentServiceDeps) {
   const limiter = createRateLimiter({ db, now });
+  const hashAddress = (address: string) => createHmac("sha256", ipSalt).update(address).digest("hex");
+  const validIds = (ids: readonly string[]) =>
+    [...new Set(ids)].filter((id) => COMMENT_ID_PATTERN.test(id)).slice(0, MODERATION_PAGE_SIZE);
+
+  async function readSettings(): Promise<CommentSettings> {
+    const stored = await guardDatabase(() => settings.readSetting(db, SETTINGS_KEY));
+    const parsed = commentSettingsSchema.safeParse(stored ?? {});
+    return parsed.success ? parsed.data : DEFAULT_COMMENT_SETTINGS;
+  }
 
   return {
+    readSettings,
+
+    async saveSettings(input: CommentSettings): Promise<void> {
+      await guardDatabase(() => settings.writeSetting(db, SETTINGS_KEY, input));
+    },
+
     /**
-     * Visitors may comment on published posts only. With the visitor's address, each
-     * attempt counts against that address's budget first, so refused spam costs one write.
+     * Visitors may comment on published posts whose comments are open, at any of a post's
+     * addresses (its slug, a former slug, its id); the answer carries the current slug, where
+     * the comment shows. With the visitor's address, each attempt counts against that
+     * address's budget first, so refused spam costs one write; then the policy
+     * (comment-policy.ts) publishes, holds or refuses it.
      */
-    async addComment(postId: string, input: CommentInput, visitor?: { clientAddress: string }): Promise<Comment> {
+    async addComment(
+      postAddress: string,
+      input: CommentInput,
+      visitor?: Visitor,
+    ): Promise<Comment & { status: CommentStatus; postSlug: string }> {
       if (visitor) await limiter.consume(`comment:${visitor.clientAddress}`, rateLimit);
-      const post = await guardRead(() => posts.findPostById(db, postId));
-      if (!post) throw new DomainError("POST_NOT_FOUND", "Post not found");
-      if (!post.published) throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
-      return guardWrite(() =>
+      const post = await requirePublicPostAt(db, postAddress, now());
+      const postId = post.id;
+
+      const at = now();
+      const ipHash = visitor ? hashAddress(visitor.clientAddress) : null;
+      const [policySettings, address] = await Promise.all([
+        readSettings(),
+        ipHash === null
+          ? null
+          : guardDatabase(async () => {
+              const [lastCommentAt, postedSameTextRecently, onSpamList] = await Promise.all([
+                comments.findLastCommentAt(db, ipHash),
+                comments.hasSameCommentSince(db, {
+                  ipHash,
+                  postId,
+                  content: input.content,
+                  since: new Date(at.getTime() - COMMENT_POLICY.duplicateWindowMs).toISOString(),
+                }),
+                comments.isSpamAddress(db, ipHash),
+              ]);
+              return { lastCommentAt, postedSameTextRecently, onSpamList };
+            }),
+      ]);
+      const decision = decideComment(
+        { ...input, honeypot: visitor?.honeypot ?? "" },
+        { post, settings: policySettings, now: at, address, floodWindowMs },
+      );
+      if (decision.outcome === "refuse") {
+        switch (decision.refusal) {
+          case "closed":
+            throw new DomainError("COMMENTS_CLOSED", "Comments are closed");
+          case "honeypot":
+            throw new DomainError("COMMENT_REFUSED", "Comment refused: the hidden field was filled in");
+          case "duplicate":
+            throw new DomainError("DUPLICATE_COMMENT", "Duplicate comment");
+          case "flood":
+            throw new RateLimitedError(decision.retryAfterSeconds, "COMMENT_FLOOD");
+        }
+      }
+      const status = decision.outcome === "hold" ? "pending" : "approved";
+      const comment = await guardDatabase(() =>
         comments.insertComment(db, {
           postId,
           author: input.author,
           content: input.content,
-          createdAt: now().toISOString(),
+          createdAt: at.toISOString(),
+          status,
+          ipHash,
+          heldReason: decision.outcome === "hold" ? decision.reason : null,
         }),
       );
+      // A held comment changes no public page: only its writer sees it, and their pages bypass the cache.
+      if (status === "approved") changes.publish([postTag(postId)]);
+      return { ...comment, status, postSlug: post.slug };
+    },
+
+    /** Whether a post takes comments now, and which of the visitor's own held comments to show them. */
+    async describeThread(
+      post: { id: string; createdAt: string; commentsClosed: boolean },
+      visitorPendingIds: readonly string[],
+    ): Promise<{ open: boolean; awaitingModeration: Comment[] }> {
+      const ids = validIds(visitorPendingIds).slice(-VISITOR_PENDING_MAX);
+      const [policySettings, awaitingModeration] = await Promise.all([
+        readSettings(),
+        guardDatabase(() => comments.listPendingCommentsByIds(db, post.id, ids)),
+      ]);
+      return { open: !areCommentsClosed(post, policySettings, now()), awaitingModeration };
+    },
+
+    async countPending(): Promise<number> {
+      return guardDatabase(() => comments.countPendingComments(db));
+    },
+
+    /** One page of a tab of the Comments screen; without a tab, Pending when any wait, else Approved. */
+    async listForModeration(options: { status?: CommentStatus; postId?: string; search?: string; page?: number }) {
+      const filter = { postId: options.postId, search: options.search };
+      const counts = await guardDatabase(() => comments.countCommentsByStatus(db, filter));
+      const status = options.status ?? (counts.pending > 0 ? "pending" : "approved");
+      const pageCount = Math.max(1, Math.ceil(counts[status] / MODERATION_PAGE_SIZE));
+      const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
+      const rows = await guardDatabase(() =>
+        comments.listModeratedComments(
+          db,
+          { ...filter, status },
+          { limit: MODERATION_PAGE_SIZE, offset: (page - 1) * MODERATION_PAGE_SIZE },
+        ),
+      );
+      return { status, counts, page, pageCount, comments: rows };
+    },
+
+    /** Applies one moderation action to up to a page of comments; returns how many it changed. */
+    async moderate(action: ModerationAction, ids: readonly string[]): Promise<number> {
+      const chosen = validIds(ids);
+      const affectedPosts = await guardDatabase(() => comments.listPostIdsOfComments(db, chosen));
+      const changed = await guardDatabase(() => {
+        switch (action) {
+          case "approve":
+            return comments.approveComments(db, chosen);
+          case "unapprove":
+            return comments.setCommentStatus(db, chosen, "pending");
+          case "spam":
+            return comments.markCommentsAsSpam(db, chosen, now().toISOString());
+          case "delete":
+            return comments.deleteComments(db, chosen);
+        }
+      });
+      changes.publish(affectedPosts.map(postTag));
+      return changed;
     },
   };
 }

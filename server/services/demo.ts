@@ -3,6 +3,8 @@ import { demoPosts } from "../demo/demo-content.ts";
 import type { Database } from "../db/schema.ts";
 import { insertComment } from "../repositories/comments.ts";
 import { countPosts, insertPost } from "../repositories/posts.ts";
+import { slugFromTitle } from "../slugs.ts";
+import { toPostFields } from "./posts.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -17,8 +19,10 @@ export async function seedDemoContent(db: Kysely<Database>, options: { siteUrl: 
     const createdAt = new Date(options.now.getTime() - demo.daysAgo * DAY_MS);
     const post = await insertPost(
       db,
-      {
+      toPostFields({
         title: demo.title,
+        // Demo titles are distinct, so their slugs are too.
+        slug: slugFromTitle(demo.title),
         content: demo.content,
         excerpt: demo.excerpt,
         author: demo.author,
@@ -26,7 +30,11 @@ export async function seedDemoContent(db: Kysely<Database>, options: { siteUrl: 
         category: demo.category,
         tags: demo.tags,
         published: demo.published,
-      },
+        commentsClosed: false,
+        format: "html",
+        publishAt: "",
+        publishAtOffset: "",
+      }),
       { createdAt: createdAt.toISOString(), updatedAt: createdAt.toISOString() },
     );
     for (const comment of demo.comments) {
@@ -35,6 +43,9 @@ export async function seedDemoContent(db: Kysely<Database>, options: { siteUrl: 
         author: comment.author,
         content: comment.content,
         createdAt: new Date(createdAt.getTime() + comment.hoursAfterPost * HOUR_MS).toISOString(),
+        status: "approved",
+        ipHash: null,
+        heldReason: null,
       });
     }
   }

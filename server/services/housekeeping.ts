@@ -1,22 +1,39 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { guardWrite } from "../errors.ts";
+import { guardDatabase } from "../errors.ts";
+import { deleteExpiredInvitations } from "../repositories/invitations.ts";
 import { deleteStaleRateLimits } from "../repositories/rate-limits.ts";
+import type { AuditLog } from "./audit.ts";
 import type { AuthService } from "./auth.ts";
 
 /** No rate-limit window is longer than a day, so older counters can go. */
 const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-export function createHousekeeping({ db, now, auth }: { db: Kysely<Database>; now: () => Date; auth: AuthService }) {
+export function createHousekeeping({
+  db,
+  now,
+  auth,
+  audit,
+}: {
+  db: Kysely<Database>;
+  now: () => Date;
+  auth: AuthService;
+  audit: AuditLog;
+}) {
   return {
-    /** Deletes expired sessions and finished rate-limit counters; safe to run from every app server. */
-    async purgeExpired(): Promise<{ sessions: number; rateLimits: number }> {
+    /**
+     * Deletes expired sessions, finished rate-limit counters, expired invitations and audit
+     * entries older than 180 days; safe to run from every app server.
+     */
+    async purgeExpired(): Promise<{ sessions: number; rateLimits: number; invitations: number; auditEntries: number }> {
       const at = now();
       const sessions = await auth.deleteExpiredSessions();
-      const rateLimits = await guardWrite(() =>
+      const rateLimits = await guardDatabase(() =>
         deleteStaleRateLimits(db, new Date(at.getTime() - RATE_LIMIT_RETENTION_MS).toISOString(), at.toISOString()),
       );
-      return { sessions, rateLimits };
+      const invitations = await guardDatabase(() => deleteExpiredInvitations(db, at.toISOString()));
+      const auditEntries = await audit.purgeOld();
+      return { sessions, rateLimits, invitations, auditEntries };
     },
   };
 }

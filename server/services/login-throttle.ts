@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { guardRead, guardWrite, isDomainError, RateLimitedError } from "../errors.ts";
+import { isDomainError, RateLimitedError } from "#domain/errors.ts";
+import { guardDatabase } from "../errors.ts";
 import { normaliseEmail } from "../repositories/admins.ts";
 import * as rateLimits from "../repositories/rate-limits.ts";
 
@@ -26,6 +27,12 @@ interface ThrottleRule {
  */
 export const LOGIN_THROTTLE_RULES = {
   email: { maxFailures: 5, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS, slowAfter: 2 },
+  /**
+   * A browser that signed in to the account before (a valid device cookie, OWASP's
+   * "device cookies") is not held by the email's lock, so nobody can lock the owner out
+   * of their own browser; it has a small budget of its own instead.
+   */
+  device: { maxFailures: 5, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS, slowAfter: 2 },
   address: { maxFailures: 20, windowMs: 15 * MINUTE_MS, lockMs: 60 * MINUTE_MS, slowAfter: 10 },
 } as const satisfies Record<string, ThrottleRule>;
 
@@ -44,6 +51,12 @@ function loginAddressKey(address: string): string {
 export interface LoginAttempt {
   email: string;
   clientAddress: string;
+  /** The nonce of a valid device cookie issued to this browser for this email, if it has one. */
+  knownDevice?: string;
+}
+
+function loginDeviceKey(nonce: string): string {
+  return `login:device:${nonce}`;
 }
 
 export interface LoginThrottleDeps {
@@ -55,16 +68,17 @@ export interface LoginThrottleDeps {
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createLoginThrottle({ db, now, sleep = sleepFor }: LoginThrottleDeps) {
+  const accountKey = (attempt: LoginAttempt) =>
+    attempt.knownDevice
+      ? ([loginDeviceKey(attempt.knownDevice), LOGIN_THROTTLE_RULES.device] as const)
+      : ([loginEmailKey(attempt.email), LOGIN_THROTTLE_RULES.email] as const);
   const keysOf = (attempt: LoginAttempt) =>
-    [
-      [loginEmailKey(attempt.email), LOGIN_THROTTLE_RULES.email],
-      [loginAddressKey(attempt.clientAddress), LOGIN_THROTTLE_RULES.address],
-    ] as const;
+    [accountKey(attempt), [loginAddressKey(attempt.clientAddress), LOGIN_THROTTLE_RULES.address] as const] as const;
 
   async function assertNotLocked(attempt: LoginAttempt): Promise<void> {
     const at = now().getTime();
     for (const [key] of keysOf(attempt)) {
-      const state = await guardRead(() => rateLimits.findRateLimit(db, key));
+      const state = await guardDatabase(() => rateLimits.findRateLimit(db, key));
       const lockedUntil = state?.blockedUntil ? Date.parse(state.blockedUntil) : 0;
       if (lockedUntil > at) throw new RateLimitedError(Math.ceil((lockedUntil - at) / 1000));
     }
@@ -75,11 +89,11 @@ export function createLoginThrottle({ db, now, sleep = sleepFor }: LoginThrottle
     let delayMs = 0;
     let lockedForMs = 0;
     for (const [key, rule] of keysOf(attempt)) {
-      const state = await guardWrite(() =>
+      const state = await guardDatabase(() =>
         rateLimits.recordHit(db, key, at.toISOString(), new Date(at.getTime() - rule.windowMs).toISOString()),
       );
       if (state.hits >= rule.maxFailures) {
-        await guardWrite(() => rateLimits.blockKey(db, key, new Date(at.getTime() + rule.lockMs).toISOString()));
+        await guardDatabase(() => rateLimits.blockKey(db, key, new Date(at.getTime() + rule.lockMs).toISOString()));
         lockedForMs = Math.max(lockedForMs, rule.lockMs);
       } else if (state.hits > rule.slowAfter) {
         delayMs = Math.max(delayMs, Math.min((state.hits - rule.slowAfter) * DELAY_STEP_MS, MAX_DELAY_MS));
@@ -93,13 +107,14 @@ export function createLoginThrottle({ db, now, sleep = sleepFor }: LoginThrottle
     /**
      * Runs one sign-in attempt under the limits: refused at once while its email or address
      * is locked; a failure is counted (and answered more slowly as failures pile up), and the
-     * failure that reaches a limit is itself refused. A success clears its email's count.
+     * failure that reaches a limit is itself refused. A success clears its email's count (or,
+     * from a known browser, that browser's).
      */
     async guardSignIn<T>(attempt: LoginAttempt, signIn: () => Promise<T>): Promise<T> {
       await assertNotLocked(attempt);
       try {
         const result = await signIn();
-        await guardWrite(() => rateLimits.clearRateLimit(db, loginEmailKey(attempt.email)));
+        await guardDatabase(() => rateLimits.clearRateLimit(db, accountKey(attempt)[0]));
         return result;
       } catch (error) {
         if (isDomainError(error, "INVALID_CREDENTIALS")) await recordFailure(attempt);

@@ -1,115 +1,412 @@
 import type { Kysely } from "kysely";
-import { type PostInput, uniqueNonEmptyTags } from "../../app/schemas/post.ts";
-import { categoryFromRouteValue, type Category } from "../../app/lib/categories.ts";
+import {
+  localDateTimeToUtc,
+  postStatus,
+  type PostStatus,
+  type PostFields,
+  type PostFormat,
+  type PostInput,
+  uniqueNonEmptyTags,
+} from "#domain/post.ts";
+import type { PostRevision, PostRevisionSummary } from "#domain/revision.ts";
+import { CATEGORIES, type Category } from "#domain/categories.ts";
+import type { Comment } from "#domain/comment.ts";
+import { ADMIN_POSTS_PER_PAGE, COMMENTS_PER_PAGE, type Page, pageWindow, POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Dialect } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError, guardRead, guardWrite } from "../errors.ts";
-import { sanitizePostHtml } from "../html.ts";
+import { DomainError } from "#domain/errors.ts";
+import { guardDatabase } from "../errors.ts";
+import { pictureUploadedImages } from "../html.ts";
+import { mediaHashesIn } from "#domain/media.ts";
+import * as media from "../repositories/media.ts";
+import { describeMedia } from "./media.ts";
+import { type ContentChanges, createContentChanges, postTag } from "./content-changes.ts";
+import { firstFreeSlug, slugFromTitle, toSlug } from "../slugs.ts";
 import * as comments from "../repositories/comments.ts";
+import * as revisions from "../repositories/post-revisions.ts";
 import * as posts from "../repositories/posts.ts";
-import type { Post, PostSummary } from "../repositories/posts.ts";
+import * as previewTokens from "../repositories/preview-tokens.ts";
+import { renderPostBody } from "../render/post-body.ts";
+import { createToken, hashToken } from "./tokens.ts";
+import type { Post, PostSummary } from "#domain/post.ts";
+import type { Actor, AuditLog } from "./audit.ts";
+
+/** Changes made outside a signed-in request (demo content, tests) are the blog's own. */
+const SYSTEM_WRITER: Writer = { label: "system", email: "" };
 
 export const HOME_LATEST_COUNT = 6;
 export const HOME_PER_CATEGORY = 3;
 export const RELATED_POSTS_COUNT = 3;
+/** How many posts a feed carries, newest first. */
+export const FEED_POST_COUNT = 20;
 
-/** Post ids are 16 base64url characters; anything else cannot exist and is answered without a query. */
-const POST_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** The home page's category sections, in the order they appear. */
+const HOME_CATEGORY_ORDER = [...CATEGORIES].sort();
 
 export interface PostServiceDeps {
   db: Kysely<Database>;
   dialect: Dialect;
   now: () => Date;
+  changes?: ContentChanges;
+  /** Picks the related posts; tests pass a fixed one. */
+  random?: () => number;
+  audit: AuditLog;
 }
 
-export function createPostService({ db, dialect, now }: PostServiceDeps) {
-  const timestamp = () => now().toISOString();
+/** Who is saving: every revision names the admin who made it. */
+/** Who saved a post: named by email in its revisions, and in the audit log. */
+export interface Writer extends Actor {
+  email: string;
+}
+
+/**
+ * What a save stores: the fields as written plus what is derived from them once, here, so
+ * reads never render Markdown: the body rendered and sanitised, its reading time, and the
+ * publishing time in UTC (kept only for a post that is published).
+ */
+export function toPostFields(input: PostInput): PostFields {
+  const { publishAt, publishAtOffset, ...fields } = input;
+  return withRenderedBody({
+    ...fields,
+    // The service puts the post's real slug here (chooseSlug): blank means "from the title".
+    slug: fields.slug ?? "",
+    publishAt: fields.published && publishAt ? (localDateTimeToUtc(publishAt, publishAtOffset) ?? null) : null,
+  });
+}
+
+function withRenderedBody(fields: Omit<PostFields, "contentHtml" | "readingMinutes">): PostFields {
+  const rendered = renderPostBody(fields.format, fields.content);
   // The schema already cleans tags; repeating it here keeps the tag key unique for any caller.
-  const withCleanTags = (input: PostInput): PostInput => ({ ...input, tags: uniqueNonEmptyTags(input.tags) });
+  return {
+    ...fields,
+    tags: uniqueNonEmptyTags(fields.tags),
+    contentHtml: rendered.html,
+    readingMinutes: rendered.readingMinutes,
+  };
+}
+
+/** A published post; a draft is "not available" rather than missing, as the spec words it. */
+export async function requirePublicPost(db: Kysely<Database>, id: string, now: Date): Promise<Post> {
+  const post = await guardDatabase(() => posts.findPublicPostById(db, id, now.toISOString()));
+  if (post) return post;
+  if (await guardDatabase(() => posts.postExists(db, id))) {
+    throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
+  }
+  throw new DomainError("POST_NOT_FOUND", "Post not found");
+}
+
+/** The published post at a /blog/{address} URL: its slug, a former slug or its id. */
+export async function requirePublicPostAt(db: Kysely<Database>, address: string, now: Date): Promise<Post> {
+  const id = await guardDatabase(() => posts.findPostIdByAddress(db, address));
+  return requirePublicPost(db, id ?? address, now);
+}
+
+export function createPostService({
+  db,
+  dialect,
+  now,
+  audit,
+  random = Math.random,
+  changes = createContentChanges(),
+}: PostServiceDeps) {
+  // Any write to a post can change every list (a card, a count, an order) and its own page.
+  const announce = (id: string) => changes.publish(["lists", postTag(id)]);
+  const timestamp = () => now().toISOString();
+  const findPublicPost = (id: string) => requirePublicPost(db, id, now());
+  const requirePost = async (id: string): Promise<Post> => {
+    const post = await guardDatabase(() => posts.findPostById(db, id));
+    if (!post) throw new DomainError("POST_NOT_FOUND", "Post not found");
+    return post;
+  };
+  const getRevision = async (id: string, revisionId: string): Promise<PostRevision> => {
+    const revision = await guardDatabase(() => revisions.findRevision(db, id, revisionId));
+    if (!revision) throw new DomainError("REVISION_NOT_FOUND", "Revision not found");
+    return revision;
+  };
+
+  /**
+   * The slug a save gives the post: the writer's own (folded to a slug) must be free, a
+   * derived one takes the first free `-2`, `-3`… suffix.
+   */
+  async function chooseSlug(input: PostInput, postId?: string): Promise<string> {
+    const wanted = toSlug(input.slug ?? "");
+    const isTaken = (slug: string) => guardDatabase(() => posts.isSlugTaken(db, slug, postId));
+    if (wanted === "") return firstFreeSlug(slugFromTitle(input.title), isTaken);
+    if (await isTaken(wanted)) throw new DomainError("SLUG_TAKEN", "Another post already uses this slug");
+    return wanted;
+  }
 
   return {
+    findPublicPost,
+
     async getHomePage() {
-      return guardRead(async () => {
-        const [newest, perCategory] = await Promise.all([
-          posts.listPublishedPosts(db, { limit: 1 + HOME_LATEST_COUNT }),
-          posts.listNewestPublishedPostsPerCategory(db, HOME_PER_CATEGORY),
+      return guardDatabase(async () => {
+        // One small indexed query per category rather than a window over every post.
+        const at = timestamp();
+        const [newest, ...perCategory] = await Promise.all([
+          posts.listNewestPublishedPosts(db, at, 1 + HOME_LATEST_COUNT),
+          ...HOME_CATEGORY_ORDER.map((category) =>
+            posts.listNewestPublishedPostsInCategory(db, at, category, HOME_PER_CATEGORY),
+          ),
         ]);
         const [featured, ...latest] = newest;
-        const byCategory = new Map<string, PostSummary[]>();
-        for (const post of perCategory) {
-          byCategory.set(post.category, [...(byCategory.get(post.category) ?? []), post]);
-        }
         return {
           featured,
           latest,
-          categories: [...byCategory].map(([category, categoryPosts]) => ({ category, posts: categoryPosts })),
+          categories: HOME_CATEGORY_ORDER.map((category, index) => ({
+            category: category as string,
+            posts: perCategory[index]!,
+          })).filter((section) => section.posts.length > 0),
         };
       });
     },
 
-    /** All published posts, newest first; with a query, only those whose title, text or a tag contains it. */
-    async listPublishedPosts(query?: string) {
-      return guardRead(() =>
-        query?.trim() ? posts.searchPublishedPosts(db, dialect, query) : posts.listPublishedPosts(db),
+    /**
+     * A page of published posts, newest first; with a query, only those whose title, text or a tag contains it.
+     * `pageSize` is the site's "posts per page" setting.
+     */
+    async listPublishedPosts(query?: string, page = 1, pageSize = POSTS_PER_PAGE): Promise<Page<PostSummary>> {
+      const request = { page, pageSize };
+      return guardDatabase(() =>
+        query?.trim()
+          ? posts.searchPublishedPosts(db, dialect, query, timestamp(), request)
+          : posts.listPublishedPosts(db, timestamp(), request),
       );
     },
 
-    async listCategoryPosts(routeValue: string): Promise<{ category: Category; posts: PostSummary[] }> {
-      const category = categoryFromRouteValue(routeValue);
-      if (!category) throw new DomainError("CATEGORY_NOT_FOUND", "Category not found");
-      return { category, posts: await guardRead(() => posts.listPublishedPostsByCategory(db, category)) };
+    async listCategoryPosts(category: Category, page = 1, pageSize = POSTS_PER_PAGE): Promise<Page<PostSummary>> {
+      return guardDatabase(() => posts.listPublishedPostsByCategory(db, timestamp(), category, { page, pageSize }));
     },
 
     async summariseCategories() {
-      return guardRead(() => posts.summarisePublishedCategories(db));
+      return guardDatabase(() => posts.summarisePublishedCategories(db, timestamp(), CATEGORIES));
     },
 
-    /** A published post for a visitor, its HTML sanitised, with comments and random related posts. */
-    async getPublicPost(id: string) {
-      if (!POST_ID_PATTERN.test(id)) throw new DomainError("POST_NOT_FOUND", "Post not found");
-      const post = await guardRead(() => posts.findPostById(db, id));
-      if (!post) throw new DomainError("POST_NOT_FOUND", "Post not found");
-      if (!post.published) throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
-      const [postComments, related] = await guardRead(() =>
+    /**
+     * A published post for a visitor (its HTML sanitised when it was saved), with a page of its
+     * comments (newest first) and random related posts. `address` is its slug, a slug it had
+     * before, or its id; the post's `slug` says whether the caller should redirect.
+     */
+    async getPublicPost(address: string, commentPage = 1) {
+      const post = await requirePublicPostAt(db, address, now());
+      const { id } = post;
+      const [postComments, commentCount, related, images] = await guardDatabase(() =>
         Promise.all([
-          comments.listCommentsForPost(db, id),
-          posts.listPublishedPostsByCategory(db, post.category, {
-            excludeId: id,
-            limit: RELATED_POSTS_COUNT,
-            random: true,
-          }),
+          comments.listCommentsForPost(db, id, pageWindow(commentPage, COMMENTS_PER_PAGE)),
+          comments.countCommentsForPost(db, id),
+          posts.pickRelatedPublishedPosts(db, timestamp(), post.category, id, RELATED_POSTS_COUNT, random),
+          media.findMediaByHashes(db, mediaHashesIn(post.content)),
         ]),
       );
-      return { post: { ...post, content: sanitizePostHtml(post.content) }, comments: postComments, related };
+      const commentsPage: Page<Comment> = {
+        items: postComments,
+        total: commentCount,
+        page: commentPage,
+        pageSize: COMMENTS_PER_PAGE,
+      };
+      // Uploaded images become <picture> with their stored sizes; the HTML itself was sanitised when saved.
+      const contentHtml = pictureUploadedImages(
+        post.contentHtml,
+        new Map(images.map((record) => [record.hash, describeMedia(record)])),
+      );
+      return { post: { ...post, contentHtml }, comments: commentsPage, related };
     },
 
-    async listAllPosts(filter?: string) {
-      return guardRead(() => posts.listAllPosts(db, filter));
+    /** When the public view next changes by itself: the earliest scheduled post still ahead, or null. */
+    async nextScheduledPublishAt(): Promise<string | null> {
+      return guardDatabase(() => posts.nextScheduledPublishAt(db, timestamp()));
     },
 
-    async getPostForEditing(id: string): Promise<Post> {
-      if (!POST_ID_PATTERN.test(id)) throw new DomainError("POST_NOT_FOUND", "Post not found");
-      const post = await guardRead(() => posts.findPostById(db, id));
-      if (!post) throw new DomainError("POST_NOT_FOUND", "Post not found");
+    /** The newest published posts (bodies as sanitised when saved), of one category when given: a feed's items. */
+    async listFeedPosts(category?: Category): Promise<Post[]> {
+      return guardDatabase(() =>
+        posts.listNewestPublishedPostsWithContent(db, timestamp(), { limit: FEED_POST_COUNT, category }),
+      );
+    },
+
+    async countPublishedPosts(): Promise<number> {
+      return guardDatabase(() => posts.countPublishedPosts(db, timestamp()));
+    },
+
+    /**
+     * Published posts' addresses from `start` (0-based, in id order), `count` of them, in
+     * batches of `batch`, so a sitemap never holds every post.
+     */
+    async *streamPublishedPostAddresses(start: number, count: number, batch = 1000) {
+      const at = timestamp();
+      let afterId = start === 0 ? undefined : await guardDatabase(() => posts.findPublishedPostIdAt(db, at, start - 1));
+      if (start > 0 && afterId === undefined) return;
+      let remaining = count;
+      while (remaining > 0) {
+        const page = await guardDatabase(() =>
+          posts.listPublishedPostAddresses(db, at, { afterId, limit: Math.min(batch, remaining) }),
+        );
+        if (page.length > 0) yield page;
+        if (page.length < Math.min(batch, remaining)) return;
+        remaining -= page.length;
+        afterId = page.at(-1)?.id;
+      }
+    },
+
+    async listCategoryUpdates() {
+      return guardDatabase(() => posts.listPublishedCategoryUpdates(db, timestamp()));
+    },
+
+    /** A page of every post for the admin list, each with what it is right now: draft, scheduled or published. */
+    async listAllPosts(filter = "", page = 1): Promise<Page<PostSummary & { status: PostStatus }>> {
+      const found = await guardDatabase(() => posts.listAllPosts(db, filter, { page, pageSize: ADMIN_POSTS_PER_PAGE }));
+      const at = now();
+      return { ...found, items: found.items.map((post) => ({ ...post, status: postStatus(post, at) })) };
+    },
+
+    getPostForEditing: requirePost,
+
+    /** The writer is named in the post's revisions; publishing goes into the audit log under their name. */
+    async createPost(input: PostInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
+      const at = timestamp();
+      const slug = await chooseSlug(input);
+      const post = await guardDatabase(() =>
+        posts.insertPost(
+          db,
+          { ...toPostFields(input), slug },
+          { createdAt: at, updatedAt: at },
+          { kind: "save", savedBy: writer.email },
+        ),
+      );
+      announce(post.id);
+      if (post.published) await audit.record(writer, "post-published", post.title);
       return post;
     },
 
-    async createPost(input: PostInput): Promise<Post> {
-      const at = timestamp();
-      return guardWrite(() => posts.insertPost(db, withCleanTags(input), { createdAt: at, updatedAt: at }));
+    async updatePost(id: string, input: PostInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
+      const before = await guardDatabase(() => posts.findPostById(db, id));
+      const slug = await chooseSlug(input, id);
+      const updated =
+        before &&
+        (await guardDatabase(() =>
+          posts.updatePost(db, id, { ...toPostFields(input), slug }, timestamp(), {
+            kind: "save",
+            savedBy: writer.email,
+          }),
+        ));
+      if (!updated) throw new DomainError("POST_NOT_FOUND", "Post not found");
+      announce(id);
+      if (before.published !== updated.published) {
+        await audit.record(writer, updated.published ? "post-published" : "post-unpublished", updated.title);
+      }
+      return updated;
+    },
+    /** The editor's preview: the pipeline a save uses, so the writer sees what readers will get. */
+    renderPreview(format: PostFormat, content: string) {
+      return renderPostBody(format, content);
     },
 
-    async updatePost(id: string, input: PostInput): Promise<Post> {
-      if (!POST_ID_PATTERN.test(id)) throw new DomainError("POST_NOT_FOUND", "Post not found");
-      const updated = await guardWrite(() => posts.updatePost(db, id, withCleanTags(input), timestamp()));
-      if (!updated) throw new DomainError("POST_NOT_FOUND", "Post not found");
-      return updated;
+    /** Keeps what the writer is typing as a revision, without touching the post or publishing anything. */
+    async autosave(
+      id: string,
+      draft: { title: string; content: string; format: PostFormat },
+      writer: Writer,
+    ): Promise<PostRevisionSummary> {
+      await requirePost(id);
+      return guardDatabase(() =>
+        db.transaction().execute((trx) =>
+          revisions.recordRevision(trx, {
+            postId: id,
+            kind: "autosave",
+            savedBy: writer.email,
+            createdAt: timestamp(),
+            ...draft,
+          }),
+        ),
+      );
+    },
+
+    /** An autosave newer than the post's last save: what a closed tab or a crash left unsaved. */
+    async findUnsavedDraft(id: string): Promise<PostRevision | undefined> {
+      const post = await requirePost(id);
+      const latest = await guardDatabase(() => revisions.findLatestRevision(db, id));
+      if (!latest || latest.kind !== "autosave") return undefined;
+      if (Date.parse(latest.createdAt) <= Date.parse(post.updatedAt)) return undefined;
+      if (latest.title === post.title && latest.content === post.content && latest.format === post.format)
+        return undefined;
+      return latest;
+    },
+
+    async listRevisions(id: string): Promise<PostRevisionSummary[]> {
+      return guardDatabase(() => revisions.listRevisions(db, id));
+    },
+
+    getRevision,
+
+    /**
+     * Puts a revision's title and body back. The restore is itself a new revision, so the text
+     * it replaced stays in the history: nothing is lost by restoring.
+     */
+    async restoreRevision(id: string, revisionId: string, writer: Writer): Promise<Post> {
+      const [post, revision] = await Promise.all([requirePost(id), getRevision(id, revisionId)]);
+      const {
+        id: _id,
+        createdAt: _createdAt,
+        updatedAt: _updatedAt,
+        contentHtml: _html,
+        readingMinutes: _minutes,
+        ...kept
+      } = post;
+      const fields = withRenderedBody({
+        ...kept,
+        title: revision.title,
+        content: revision.content,
+        format: revision.format,
+      });
+      const restored = await guardDatabase(() =>
+        posts.updatePost(db, id, fields, timestamp(), { kind: "restore", savedBy: writer.email }),
+      );
+      if (!restored) throw new DomainError("POST_NOT_FOUND", "Post not found");
+      announce(id);
+      return restored;
+    },
+
+    /**
+     * A secret link that shows the draft as readers will see it. Only its hash is stored, like a
+     * session's, so the link is shown once, now.
+     */
+    async createPreviewLink(id: string): Promise<string> {
+      await requirePost(id);
+      const token = createToken();
+      await guardDatabase(() =>
+        previewTokens.insertPreviewToken(db, { tokenHash: hashToken(token), postId: id, createdAt: timestamp() }),
+      );
+      return token;
+    },
+
+    async revokePreviewLinks(id: string): Promise<void> {
+      await guardDatabase(() => previewTokens.deletePreviewTokens(db, id));
+    },
+
+    /** When the post's live preview link was made, if it has one. */
+    async findPreviewLinkCreatedAt(id: string): Promise<string | undefined> {
+      return guardDatabase(() => previewTokens.findPreviewLinkCreatedAt(db, id));
+    },
+
+    /**
+     * The post a preview link shows. A revoked or unknown link, or a post that is public by
+     * now (publishing ends previews), is "not found": the link gives nothing away.
+     */
+    async getPreview(token: string): Promise<Post> {
+      const postId = await guardDatabase(() => previewTokens.findPreviewPostId(db, hashToken(token)));
+      const post = postId ? await guardDatabase(() => posts.findPostById(db, postId)) : undefined;
+      const isPublic = post ? await guardDatabase(() => posts.findPublicPostById(db, post.id, timestamp())) : undefined;
+      if (!post || isPublic) throw new DomainError("PREVIEW_NOT_FOUND", "This preview link has ended");
+      return post;
     },
 
     /** Deletes the post and every comment on it together; false when there was no such post. */
-    async deletePost(id: string): Promise<boolean> {
-      if (!POST_ID_PATTERN.test(id)) return false;
-      return guardWrite(() => posts.deletePost(db, id));
+    async deletePost(id: string, actor: Actor = SYSTEM_WRITER): Promise<boolean> {
+      const before = await guardDatabase(() => posts.findPostById(db, id));
+      const deleted = before !== undefined && (await guardDatabase(() => posts.deletePost(db, id, timestamp())));
+      if (deleted) await audit.record(actor, "post-deleted", before.title);
+      if (deleted) announce(id);
+      return deleted;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { guardWrite, RateLimitedError } from "../errors.ts";
+import { RateLimitedError } from "#domain/errors.ts";
+import { guardDatabase } from "../errors.ts";
 import * as rateLimits from "../repositories/rate-limits.ts";
 
 /** At most `maxHits` attempts per key in each fixed window of `windowMs`. */
@@ -14,7 +15,7 @@ export function createRateLimiter({ db, now }: { db: Kysely<Database>; now: () =
     /** Counts one attempt for `key`; throws RateLimitedError, saying when to retry, once the window's budget is spent. */
     async consume(key: string, policy: RateLimitPolicy): Promise<void> {
       const at = now().getTime();
-      const state = await guardWrite(() =>
+      const state = await guardDatabase(() =>
         rateLimits.recordHit(db, key, new Date(at).toISOString(), new Date(at - policy.windowMs).toISOString()),
       );
       if (state.hits <= policy.maxHits) return;

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { guardRead, guardWrite } from "../errors.ts";
-import { countAdmins } from "../repositories/admins.ts";
+import { guardDatabase } from "../errors.ts";
+import { adminExists } from "../repositories/admins.ts";
 import * as setupTokens from "../repositories/setup-tokens.ts";
 import { createToken, hashToken } from "./tokens.ts";
 import { hashPassword, OWASP_SCRYPT_COST, type ScryptCost } from "./passwords.ts";
@@ -19,12 +19,14 @@ export interface SetupServiceDeps {
 
 /** The one-time link that lets whoever started the server create the first admin from a browser. */
 export function createSetupService({ db, now, passwordCost = OWASP_SCRYPT_COST }: SetupServiceDeps) {
-  const anyAdmin = async () => (await guardRead(() => countAdmins(db))) > 0;
+  const anyAdmin = () => guardDatabase(() => adminExists(db));
 
   async function checkSetupLink(token: string): Promise<SetupLinkState> {
     if (await anyAdmin()) return "closed";
     if (!token) return "invalid";
-    const valid = await guardRead(() => setupTokens.hasUnexpiredSetupToken(db, hashToken(token), now().toISOString()));
+    const valid = await guardDatabase(() =>
+      setupTokens.hasUnexpiredSetupToken(db, hashToken(token), now().toISOString()),
+    );
     return valid ? "open" : "invalid";
   }
 
@@ -36,7 +38,7 @@ export function createSetupService({ db, now, passwordCost = OWASP_SCRYPT_COST }
       if (await anyAdmin()) return undefined;
       const token = createToken();
       const at = now();
-      await guardWrite(async () => {
+      await guardDatabase(async () => {
         await setupTokens.deleteExpiredSetupTokens(db, at.toISOString());
         await setupTokens.insertSetupToken(db, {
           tokenHash: hashToken(token),
@@ -56,7 +58,7 @@ export function createSetupService({ db, now, passwordCost = OWASP_SCRYPT_COST }
       const state = await checkSetupLink(token);
       if (state !== "open") return { created: false, state };
       const passwordHash = await hashPassword(password, passwordCost);
-      const account = await guardWrite(() =>
+      const account = await guardDatabase(() =>
         setupTokens.createFirstAdminWithToken(db, {
           tokenHash: hashToken(token),
           now: now().toISOString(),

@@ -28,13 +28,14 @@ export async function signInThroughForm(page: Page, credentials = E2E_ADMIN): Pr
 
 export interface PostRow {
   id: string;
+  slug: string;
   title: string;
   author: string;
   category: string;
   published: number;
 }
 
-function withDatabase<T>(query: (db: Database.Database) => T): T {
+export function withDatabase<T>(query: (db: Database.Database) => T): T {
   const db = new Database(ADMIN_DATABASE, { timeout: 5000 });
   try {
     return query(db);
@@ -46,7 +47,7 @@ function withDatabase<T>(query: (db: Database.Database) => T): T {
 export function findPostByTitle(title: string): PostRow | undefined {
   return withDatabase(
     (db) =>
-      db.prepare("select id, title, author, category, published from posts where title = ?").get(title) as
+      db.prepare("select id, slug, title, author, category, published from posts where title = ?").get(title) as
         PostRow | undefined,
   );
 }
@@ -54,7 +55,7 @@ export function findPostByTitle(title: string): PostRow | undefined {
 export function findPostById(id: string): PostRow | undefined {
   return withDatabase(
     (db) =>
-      db.prepare("select id, title, author, category, published from posts where id = ?").get(id) as
+      db.prepare("select id, slug, title, author, category, published from posts where id = ?").get(id) as
         PostRow | undefined,
   );
 }
@@ -106,10 +107,60 @@ export async function createPost(request: APIRequestContext, post: NewPost): Pro
   return row!;
 }
 
-/** Clicks a submit button and waits for the server's answer, so a message left from before cannot pass for it. */
+/**
+ * Clicks a submit button and waits for the answer, so a message left from before cannot
+ * pass for it: the server's response, or the browser's own refusal when the form's schema
+ * already failed there (the form then focuses its first invalid field; the click itself
+ * leaves focus on the button).
+ */
 export async function submitAndWait(page: Page, buttonName: string): Promise<void> {
-  await Promise.all([
-    page.waitForResponse((response) => response.request().method() === "POST"),
-    page.getByRole("button", { name: buttonName, exact: true }).click(),
+  const answered = page.waitForResponse((response) => response.request().method() === "POST");
+  answered.catch(() => undefined);
+  await page.getByRole("button", { name: buttonName, exact: true }).click();
+  await Promise.race([
+    answered,
+    page.waitForFunction(() => document.activeElement?.getAttribute("aria-invalid") === "true"),
   ]);
+}
+
+export interface PostBodyRow {
+  title: string;
+  format: string;
+  content: string;
+  content_html: string;
+  published: number;
+  publish_at: string | null;
+}
+
+/** The body as stored: the source typed, its format and the rendered HTML. */
+export function findPostBody(id: string): PostBodyRow | undefined {
+  return withDatabase(
+    (db) =>
+      db
+        .prepare("select title, format, content, content_html, published, publish_at from posts where id = ?")
+        .get(id) as PostBodyRow | undefined,
+  );
+}
+
+/** Saves a post through the editor's action, as the form would without JavaScript. */
+export async function updatePost(
+  request: APIRequestContext,
+  id: string,
+  post: NewPost & { format?: string; publishAt?: string; publishAtOffset?: string },
+): Promise<void> {
+  const form: Record<string, string> = {
+    title: post.title,
+    content: post.content ?? "<p>Written by an end-to-end test.</p>",
+    excerpt: post.excerpt ?? "An end-to-end test post.",
+    author: post.author ?? "Test Author",
+    coverImage: post.coverImage ?? `${E2E_ADMIN_URL}/covers/design-1.svg`,
+    category: post.category ?? "Design",
+    newTags: post.tags ?? "",
+    format: post.format ?? "markdown",
+    publishAt: post.publishAt ?? "",
+    publishAtOffset: post.publishAtOffset ?? "",
+  };
+  if (post.published) form.published = "on";
+  const response = await request.post(`/admin/posts/edit/${id}`, { form, headers: SAME_ORIGIN, maxRedirects: 0 });
+  expect(response.status(), "save redirects to the list").toBe(302);
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
@@ -6,7 +7,7 @@ import { E2E_ADMIN, E2E_SITE_URL } from "../../playwright.config.ts";
 import { openDatabase } from "../../server/db/connect.ts";
 import { type DemoPost, demoPosts } from "../../server/demo/demo-content.ts";
 import { htmlToText } from "../../server/html.ts";
-import { SESSION_COOKIE_NAME } from "../../server/http.ts";
+import { SESSION_COOKIE_NAME } from "../../server/session-cookie.ts";
 import { createServices } from "../../server/services/index.ts";
 
 /** The site server's own data directory (playwright.config.ts): a fresh database seeded with the demo content. */
@@ -41,14 +42,28 @@ interface SiteFixtures {
   adminSessionCookie: () => Promise<{ name: string; value: string; url: string }>;
 }
 
+/** An address of this test's own in the benchmarking range (198.18.0.0/15), so per-address limits never join tests. */
+export function visitorAddress(seed: string): string {
+  const digest = createHash("sha256").update(seed).digest();
+  return `198.${18 + (digest[0]! % 2)}.${digest[1]}.${digest[2]}`;
+}
+
 export const test = base.extend<object, { site: SiteFixtures }>({
+  // Every test is its own visitor: the one-comment-per-15-seconds rule applies per address.
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, provide, testInfo) => {
+    await provide({ ...extraHTTPHeaders, "X-Forwarded-For": visitorAddress(testInfo.testId) });
+  },
   site: [
     // Playwright reads a fixture's dependencies from its first parameter, which must be a destructuring pattern.
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const database = await openDatabase({ dialect: "sqlite", filename: path.join(SITE_DATA_DIR, "blog.sqlite") });
-      const services = createServices({ db: database.db, dialect: database.dialect });
-      const ids = new Map((await services.posts.listAllPosts()).map((post) => [post.title, post.id]));
+      const services = createServices({
+        db: database.db,
+        dialect: database.dialect,
+        commentIpSalt: readFileSync(path.join(SITE_DATA_DIR, "comment-ip-salt"), "utf8").trim(),
+      });
+      const ids = new Map((await services.posts.listAllPosts()).items.map((post) => [post.title, post.id]));
       await use({
         postId(title) {
           const id = ids.get(title);

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { DomainError, isDomainError, RateLimitedError } from "../../server/errors.ts";
+import { DatabaseUnavailableError, isDomainError, RateLimitedError } from "#domain/errors.ts";
 import { createLoginThrottle, LOGIN_THROTTLE_RULES, type LoginThrottle } from "../../server/services/login-throttle.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
@@ -113,11 +113,11 @@ describe.each(testDialects())("sign-in throttling on $dialect", ({ dialect, skip
   });
 
   it("passes other failures through without counting them", async () => {
-    const broken = () => Promise.reject(new DomainError("READ_FAILED", "Database read failed"));
+    const broken = () => Promise.reject(new DatabaseUnavailableError());
     for (let index = 0; index < 10; index += 1) {
       await expect(
         throttle.guardSignIn({ email: "writer@example.com", clientAddress: "198.51.100.7" }, broken),
-      ).rejects.toSatisfy((error) => isDomainError(error, "READ_FAILED"));
+      ).rejects.toSatisfy((error) => isDomainError(error, "DATABASE_UNAVAILABLE"));
     }
     expect(await attempt("writer@example.com", PASSWORD)).toBe("ok");
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDomainError } from "../../server/errors.ts";
+import { isDomainError } from "#domain/errors.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 import { createPosts } from "../support/factories.ts";
@@ -13,7 +13,7 @@ describe.each(testDialects())("comments on $dialect", ({ dialect, skip }) => {
     expect(first.createdAt).toBe(blog.clock.now().toISOString());
     blog.clock.advance(1000);
     await blog.services.comments.addComment(post!.id, { author: "Bob", content: "Second" });
-    const { comments } = await blog.services.posts.getPublicPost(post!.id);
+    const comments = (await blog.services.posts.getPublicPost(post!.id)).comments.items;
     expect(comments.map((comment) => comment.author)).toEqual(["Bob", "Ann"]);
   });
 
@@ -21,7 +21,7 @@ describe.each(testDialects())("comments on $dialect", ({ dialect, skip }) => {
     const [post] = await createPosts(blog.services, blog.clock, [{}]);
     const content = "<script>alert(1)</script> Zalgo z̷̢a̶l̸g̵o 🙂 \u202Eright-to-left";
     await blog.services.comments.addComment(post!.id, { author: "名前", content });
-    const { comments } = await blog.services.posts.getPublicPost(post!.id);
+    const comments = (await blog.services.posts.getPublicPost(post!.id)).comments.items;
     expect(comments[0]).toMatchObject({ author: "名前", content });
   });
 

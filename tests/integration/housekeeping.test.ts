@@ -21,7 +21,12 @@ describe.each(testDialects())("housekeeping on $dialect", ({ dialect, skip }) =>
     const fresh = await blog.services.auth.signIn("owner@example.com", "a long enough password");
     await recordHit(blog.handle.db, "current-window", at(), new Date(blog.clock.now().getTime() - DAY).toISOString());
 
-    expect(await blog.services.housekeeping.purgeExpired()).toEqual({ sessions: 1, rateLimits: 1 });
+    expect(await blog.services.housekeeping.purgeExpired()).toEqual({
+      sessions: 1,
+      rateLimits: 1,
+      invitations: 0,
+      auditEntries: 0,
+    });
     expect(await blog.services.auth.getSessionUser(stale.token)).toBeUndefined();
     expect(await blog.services.auth.getSessionUser(fresh.token)).toBeDefined();
     expect(await findRateLimit(blog.handle.db, "old-window")).toBeUndefined();

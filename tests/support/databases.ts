@@ -39,7 +39,7 @@ export function testDialects(): { dialect: Dialect; skip: boolean }[] {
 let counter = 0;
 
 /** A fresh, migrated, empty database copied from the run's template. */
-export async function createTestDatabase(dialect: Dialect): Promise<DatabaseHandle> {
+export async function createTestDatabase(dialect: Dialect): Promise<DatabaseHandle & { url: string }> {
   const environment = readTestEnvironment();
   counter += 1;
   if (dialect === "sqlite") {
@@ -49,6 +49,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<DatabaseHand
     const handle = await openDatabase({ dialect: "sqlite", filename });
     return {
       ...handle,
+      url: `file:${filename}`,
       close: async () => {
         await handle.close();
         rmSync(directory, { recursive: true, force: true });
@@ -64,9 +65,11 @@ export async function createTestDatabase(dialect: Dialect): Promise<DatabaseHand
   } finally {
     await admin.end();
   }
-  const handle = await openDatabase({ dialect: "postgres", connectionString: postgresUrlFor(name) });
+  const url = postgresUrlFor(name);
+  const handle = await openDatabase({ dialect: "postgres", connectionString: url });
   return {
     ...handle,
+    url,
     close: async () => {
       await handle.close();
       const cleanup = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });

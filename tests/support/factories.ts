@@ -1,8 +1,11 @@
-import type { PostInput } from "../../app/schemas/post.ts";
-import type { Post } from "../../server/repositories/posts.ts";
+import type { PostInput } from "#domain/post.ts";
+import type { Post } from "#domain/post.ts";
 import type { Services } from "../../server/services/index.ts";
 
 let sequence = 0;
+
+/** The admin every test save is made by. */
+export const TEST_WRITER = { label: "writer", email: "writer@example.com" };
 
 export function buildPostInput(overrides: Partial<PostInput> = {}): PostInput {
   sequence += 1;
@@ -15,6 +18,10 @@ export function buildPostInput(overrides: Partial<PostInput> = {}): PostInput {
     category: "Development",
     tags: [],
     published: true,
+    commentsClosed: false,
+    format: "html",
+    publishAt: "",
+    publishAtOffset: "",
     ...overrides,
   };
 }
@@ -39,7 +46,7 @@ export async function createPosts(
   const created: Post[] = [];
   for (const overrides of inputs) {
     clock.advance(60_000);
-    created.push(await services.posts.createPost(buildPostInput(overrides)));
+    created.push(await services.posts.createPost(buildPostInput(overrides), TEST_WRITER));
   }
   return created;
 }

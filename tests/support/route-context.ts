@@ -1,11 +1,20 @@
 import { createCookie, RouterContextProvider } from "react-router";
 import { vi } from "vitest";
-import { appContext, userContext } from "../../app/context.ts";
+import { appContext, userContext } from "#server/request-context.ts";
+import { isDomainError } from "#domain/errors.ts";
 import type { Logger } from "../../server/logger.ts";
 import type { SessionUser } from "../../server/services/auth.ts";
 import type { Services } from "../../server/services/index.ts";
+import { defaultSiteSettings } from "../../server/services/site-settings.ts";
+import { createDeviceCookie, createSessionCookie, createTwoFactorCookie } from "../../server/session-cookie.ts";
 
-export const TEST_ADMIN: SessionUser = { id: "admin-1", email: "ada@example.com", username: "ada", isAdmin: true };
+export const TEST_ADMIN: SessionUser = {
+  id: "admin-1",
+  email: "ada@example.com",
+  username: "ada",
+  role: "owner",
+  isAdmin: true,
+};
 
 /** A request context for calling a route's loader or action directly, with stand-in services. */
 export function createRouteTestContext(
@@ -17,11 +26,20 @@ export function createRouteTestContext(
   const context = new RouterContextProvider();
   context.set(appContext, {
     services: services as unknown as Services,
-    site: { siteUrl: "http://blog.test", aboutUrl: "http://blog.test/about", sourceUrl: "http://blog.test/src" },
+    site: {
+      ...defaultSiteSettings({ aboutUrl: "http://blog.test/about", sourceUrl: "http://blog.test/src" }),
+      siteUrl: "http://blog.test",
+    },
     logger: logger as unknown as Logger,
-    sessionCookie: createCookie("blog_session", { secrets: ["test secret"], httpOnly: true, sameSite: "lax" }),
-    cspNonce: "nonce",
+    sessionCookie: createSessionCookie({ secret: "test secret", secure: false }),
+    deviceCookie: createDeviceCookie({ secret: "test secret", secure: false }),
+    twoFactorCookie: createTwoFactorCookie({ secret: "test secret", secure: false }),
+    pendingCommentsCookie: createCookie("blog_pending_comments", { secrets: ["test secret"], httpOnly: true }),
+    tagPage: () => {},
     clientAddress,
+    // Stands in for the server's one log line per failed request (server/http.ts).
+    recordFailure: (error: unknown) =>
+      logger.error({ err: error, code: isDomainError(error) ? error.code : undefined }, "request failed"),
   });
   context.set(userContext, user);
   return { context, logger };

@@ -4,6 +4,8 @@ import { createServices, type Services } from "../../server/services/index.ts";
 import { createTestDatabase } from "./databases.ts";
 import { createManualClock, TEST_PASSWORD_COST } from "./factories.ts";
 
+export const TEST_COMMENT_IP_SALT = "test salt for comment address hashes";
+
 export interface TestBlog {
   handle: DatabaseHandle;
   services: Services;
@@ -20,7 +22,13 @@ export function useTestBlog({ dialect, skip }: { dialect: Dialect; skip: boolean
     if (skip) context.skip();
     const handle = await createTestDatabase(dialect);
     const clock = createManualClock();
-    const services = createServices({ db: handle.db, dialect, now: clock.now, passwordCost: TEST_PASSWORD_COST });
+    const services = createServices({
+      db: handle.db,
+      dialect,
+      now: clock.now,
+      passwordCost: TEST_PASSWORD_COST,
+      commentIpSalt: TEST_COMMENT_IP_SALT,
+    });
     Object.assign(blog, { handle, clock, services });
   });
   afterEach(async () => {

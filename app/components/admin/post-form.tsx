@@ -1,175 +1,195 @@
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
+import { ContentEditor } from "~/components/admin/editor/content-editor";
+import { ScheduleInput } from "~/components/admin/editor/schedule-field";
+import { Field, FormError } from "~/components/ui/field";
 import { CoverImage } from "~/components/ui/cover-image";
-import { CATEGORIES } from "~/lib/categories";
-import { collectFieldErrors, type FieldErrors } from "~/lib/forms";
+import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { BodyImageUploader, CoverImageUploader } from "~/components/admin/image-upload";
+import { useValidatedForm } from "~/lib/forms";
+import { setInputValue } from "~/lib/insert-at-cursor";
+import { useHydrated } from "~/lib/use-hydrated";
+import { isOwnMediaPath } from "#domain/media.ts";
+import { CATEGORIES } from "#domain/categories.ts";
+import type { FormResult } from "#domain/forms.ts";
 import {
+  POST_FORMATS,
   POST_LIMITS,
-  postFormValues,
+  type PostField,
+  type PostFormat,
+  postForm,
   type PostFormValues,
-  type PostInput,
-  postSchema,
   uniqueNonEmptyTags,
-} from "~/schemas/post";
+} from "#domain/post.ts";
 
-export type PostField = keyof PostInput;
+export type PostFormResult = FormResult<PostField, PostFormValues>;
 
 interface PostFormProps {
   initialValues: PostFormValues;
   /** From the action: the same schema's verdict, or why saving failed. */
-  serverErrors?: FieldErrors<PostField>;
-  formError?: string;
+  result: PostFormResult | undefined;
   submitLabel: string;
+  /** The post being edited, so the editor can autosave it; absent while creating one. */
+  postId?: string;
 }
 
-const FIELD_ORDER: PostField[] = ["title", "content", "excerpt", "author", "coverImage", "category", "tags"];
-const INPUT_NAME: Partial<Record<PostField, string>> = { tags: "newTags" };
+const FORMAT_LABELS: Record<PostFormat, string> = { markdown: "Markdown", html: "HTML" };
 
-const inputClass =
-  "mt-1 block w-full rounded-md border bg-white px-3 py-2 text-base shadow-sm focus:ring-2 focus:outline-none sm:text-sm dark:bg-slate-950";
-const inputBorder = (invalid: boolean) =>
-  invalid
-    ? "border-red-500 focus:border-red-500 focus:ring-red-500 dark:border-red-500"
-    : "border-slate-300 focus:border-indigo-500 focus:ring-indigo-500 dark:border-slate-700";
+const CONTENT_HINTS: Record<PostFormat, string> = {
+  markdown:
+    "Markdown: **bold**, _italic_, ## headings, lists, [links](https://…), ```code```, tables, footnotes. HTML is allowed; scripts and styles are removed.",
+  html: "HTML is allowed; scripts and styles are removed.",
+};
 
-export function PostForm({ initialValues, serverErrors, formError, submitLabel }: PostFormProps) {
+export function PostForm({ initialValues, result, submitLabel, postId }: PostFormProps) {
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formMethod === "POST";
-  const [errors, setErrors] = useState<FieldErrors<PostField>>(serverErrors ?? {});
-  const [serverErrorsSeen, setServerErrorsSeen] = useState(serverErrors);
-  if (serverErrors !== serverErrorsSeen) {
-    setServerErrorsSeen(serverErrors);
-    setErrors(serverErrors ?? {});
-  }
+  const form = useValidatedForm(postForm, { id: "post", result });
   const [coverImage, setCoverImage] = useState(initialValues.coverImage);
   const [tags, setTags] = useState(initialValues.tags);
   const [newTag, setNewTag] = useState("");
-
-  const clearError = (field: PostField) =>
-    setErrors((current) => {
-      if (!current[field]) return current;
-      const { [field]: _cleared, ...rest } = current;
-      return rest;
-    });
+  const [format, setFormat] = useState<PostFormat>(initialValues.format === "html" ? "html" : "markdown");
+  const hydrated = useHydrated();
 
   const addTags = () => {
     setTags((current) => uniqueNonEmptyTags([...current, ...newTag.split(",")]));
     setNewTag("");
-    clearError("tags");
+    form.clearError("tags");
   };
-
-  const validateBeforeSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    const result = postSchema.safeParse(postFormValues(new FormData(event.currentTarget)));
-    if (result.success) return;
-    event.preventDefault();
-    const found = collectFieldErrors<PostField>(result.error);
-    setErrors(found);
-    const first = FIELD_ORDER.find((field) => found[field]);
-    if (first) {
-      const element = event.currentTarget.elements.namedItem(INPUT_NAME[first] ?? first);
-      if (element instanceof HTMLElement) element.focus();
-    }
-  };
-
-  const fieldProps = (field: PostField) => ({
-    id: `post-${field}`,
-    name: field,
-    "aria-invalid": errors[field] ? true : undefined,
-    "aria-describedby": errors[field] ? `post-${field}-error` : undefined,
-    className: `${inputClass} ${inputBorder(Boolean(errors[field]))}`,
-  });
 
   return (
-    <Form method="post" noValidate onSubmit={validateBeforeSubmit} className="space-y-6">
-      {formError ? (
-        <p
-          role="alert"
-          className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
-        >
-          {formError}
-        </p>
-      ) : null}
+    <Form method="post" {...form.props} className="space-y-6">
+      <FormError message={form.formError} />
 
-      <Field field="title" label="Title" error={errors.title}>
-        <input
-          type="text"
-          maxLength={POST_LIMITS.title}
-          defaultValue={initialValues.title}
-          onChange={() => clearError("title")}
-          {...fieldProps("title")}
-        />
+      <Field {...form.field("title")} label="Title">
+        {(control) => (
+          <input
+            {...control}
+            name="title"
+            type="text"
+            maxLength={POST_LIMITS.title}
+            defaultValue={initialValues.title}
+            className={inputStyles}
+          />
+        )}
       </Field>
 
       <Field
-        field="content"
-        label="Content"
-        hint="HTML is allowed; scripts and styles are removed."
-        error={errors.content}
+        {...form.field("slug")}
+        label="Slug"
+        hint="The post's address: /blog/your-slug. Leave blank to make it from the title."
       >
-        <textarea
-          rows={12}
-          defaultValue={initialValues.content}
-          onChange={() => clearError("content")}
-          {...fieldProps("content")}
-          className={`${fieldProps("content").className} font-mono`}
-        />
-      </Field>
-
-      <Field field="excerpt" label="Excerpt" error={errors.excerpt}>
-        <textarea
-          rows={2}
-          maxLength={POST_LIMITS.excerpt}
-          defaultValue={initialValues.excerpt}
-          onChange={() => clearError("excerpt")}
-          {...fieldProps("excerpt")}
-        />
-      </Field>
-
-      <div className="grid gap-6 sm:grid-cols-2">
-        <Field field="author" label="Author" error={errors.author}>
+        {(control) => (
           <input
+            {...control}
+            name="slug"
             type="text"
-            autoComplete="name"
-            maxLength={POST_LIMITS.author}
-            defaultValue={initialValues.author}
-            onChange={() => clearError("author")}
-            {...fieldProps("author")}
+            maxLength={POST_LIMITS.slug}
+            defaultValue={initialValues.slug}
+            className={inputStyles}
           />
-        </Field>
+        )}
+      </Field>
 
-        <Field field="category" label="Category" error={errors.category}>
+      <Field {...form.field("format")} label="Format">
+        {(control) => (
           <select
-            defaultValue={initialValues.category}
-            onChange={() => clearError("category")}
-            {...fieldProps("category")}
+            {...control}
+            name="format"
+            value={format}
+            onChange={(event) => {
+              setFormat(event.currentTarget.value === "html" ? "html" : "markdown");
+              control.onChange();
+            }}
+            className={`${inputStyles} max-w-xs`}
           >
-            <option value="">Select a category</option>
-            {CATEGORIES.map((category) => (
-              <option key={category} value={category}>
-                {category}
+            {POST_FORMATS.map((option) => (
+              <option key={option} value={option}>
+                {FORMAT_LABELS[option]}
               </option>
             ))}
           </select>
+        )}
+      </Field>
+
+      <Field {...form.field("content")} label="Content" hint={CONTENT_HINTS[format]}>
+        {(control) => (
+          <ContentEditor control={control} defaultValue={initialValues.content} format={format} postId={postId} />
+        )}
+      </Field>
+      {hydrated ? <BodyImageUploader textareaId={form.field("content").id} format={format} /> : null}
+
+      <Field {...form.field("excerpt")} label="Excerpt">
+        {(control) => (
+          <textarea
+            {...control}
+            name="excerpt"
+            rows={2}
+            maxLength={POST_LIMITS.excerpt}
+            defaultValue={initialValues.excerpt}
+            className={inputStyles}
+          />
+        )}
+      </Field>
+
+      <div className="grid gap-6 sm:grid-cols-2">
+        <Field {...form.field("author")} label="Author">
+          {(control) => (
+            <input
+              {...control}
+              name="author"
+              type="text"
+              autoComplete="name"
+              maxLength={POST_LIMITS.author}
+              defaultValue={initialValues.author}
+              className={inputStyles}
+            />
+          )}
+        </Field>
+
+        <Field {...form.field("category")} label="Category">
+          {(control) => (
+            <select {...control} name="category" defaultValue={initialValues.category} className={inputStyles}>
+              <option value="">Select a category</option>
+              {CATEGORIES.map((category) => (
+                <option key={category} value={category}>
+                  {category}
+                </option>
+              ))}
+            </select>
+          )}
         </Field>
       </div>
 
-      <Field field="coverImage" label="Cover image URL" error={errors.coverImage}>
-        <input
-          type="url"
-          inputMode="url"
-          placeholder="https://…"
-          maxLength={POST_LIMITS.coverImage}
-          defaultValue={initialValues.coverImage}
-          onChange={(event) => {
-            setCoverImage(event.currentTarget.value.trim());
-            clearError("coverImage");
-          }}
-          {...fieldProps("coverImage")}
-        />
+      <Field {...form.field("coverImage")} label="Cover image URL">
+        {(control) => (
+          <input
+            {...control}
+            name="coverImage"
+            type="url"
+            inputMode="url"
+            placeholder="https://…"
+            maxLength={POST_LIMITS.coverImage}
+            defaultValue={initialValues.coverImage}
+            onChange={(event) => {
+              setCoverImage(event.currentTarget.value.trim());
+              control.onChange();
+            }}
+            className={inputStyles}
+          />
+        )}
       </Field>
+      {hydrated ? (
+        <CoverImageUploader
+          onUploaded={(url) => {
+            const input = document.getElementById(form.field("coverImage").id);
+            if (input instanceof HTMLInputElement) setInputValue(input, url);
+          }}
+        />
+      ) : null}
       <figure>
         <figcaption className="text-sm font-medium text-slate-700 dark:text-slate-300">Cover preview</figcaption>
-        {coverImage.startsWith("http") ? (
+        {coverImage.startsWith("http") || isOwnMediaPath(coverImage) ? (
           <CoverImage
             src={coverImage}
             alt="Cover image preview"
@@ -185,41 +205,35 @@ export function PostForm({ initialValues, serverErrors, formError, submitLabel }
       </figure>
 
       <Field
-        field="tags"
-        inputId="post-newTags"
+        {...form.field("tags")}
         label="Tags"
         hint="Press Enter or Add for each tag; several at once can be separated by commas."
-        error={errors.tags}
       >
-        <div className="mt-1 flex gap-2">
-          <input
-            id="post-newTags"
-            name="newTags"
-            type="text"
-            maxLength={POST_LIMITS.tag * POST_LIMITS.tags}
-            value={newTag}
-            onChange={(event) => {
-              setNewTag(event.currentTarget.value);
-              clearError("tags");
-            }}
-            onKeyDown={(event) => {
-              if (event.key === "Enter") {
-                event.preventDefault();
-                addTags();
-              }
-            }}
-            aria-invalid={errors.tags ? true : undefined}
-            aria-describedby={`post-tags-hint${errors.tags ? " post-tags-error" : ""}`}
-            className={`${inputClass} ${inputBorder(Boolean(errors.tags))} mt-0`}
-          />
-          <button
-            type="button"
-            onClick={addTags}
-            className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
-          >
-            Add
-          </button>
-        </div>
+        {(control) => (
+          <div className="flex gap-2">
+            <input
+              {...control}
+              name="newTags"
+              type="text"
+              maxLength={POST_LIMITS.tag * POST_LIMITS.tags}
+              value={newTag}
+              onChange={(event) => {
+                setNewTag(event.currentTarget.value);
+                control.onChange();
+              }}
+              onKeyDown={(event) => {
+                if (event.key === "Enter") {
+                  event.preventDefault();
+                  addTags();
+                }
+              }}
+              className={inputStyles}
+            />
+            <button type="button" onClick={addTags} className={buttonStyles.secondary}>
+              Add
+            </button>
+          </div>
+        )}
       </Field>
       {tags.length > 0 ? (
         <ul aria-label="Added tags" className="-mt-3 flex flex-wrap gap-2">
@@ -256,12 +270,25 @@ export function PostForm({ initialValues, serverErrors, formError, submitLabel }
         </label>
       </div>
 
+      <Field {...form.field("publishAt")} label="At a time (optional)">
+        {(control) => <ScheduleInput control={control} defaultValue={initialValues.publishAt} />}
+      </Field>
+
+      <div className="flex items-center gap-2">
+        <input
+          id="post-comments-closed"
+          name="commentsClosed"
+          type="checkbox"
+          defaultChecked={initialValues.commentsClosed}
+          className="h-4 w-4 rounded border-slate-300 accent-indigo-600"
+        />
+        <label htmlFor="post-comments-closed" className="text-sm font-medium">
+          Close comments
+        </label>
+      </div>
+
       <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
-        <button
-          type="submit"
-          disabled={saving}
-          className="rounded-md bg-indigo-600 px-5 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 focus-visible:outline-none disabled:opacity-70 dark:focus-visible:ring-offset-slate-950"
-        >
+        <button type="submit" disabled={saving} className={buttonStyles.primary}>
           {saving ? "Saving…" : submitLabel}
         </button>
         <Link to="/admin/posts" className="text-sm font-medium text-slate-700 hover:underline dark:text-slate-300">
@@ -269,35 +296,5 @@ export function PostForm({ initialValues, serverErrors, formError, submitLabel }
         </Link>
       </div>
     </Form>
-  );
-}
-
-interface FieldProps {
-  field: PostField;
-  label: string;
-  inputId?: string;
-  hint?: string;
-  error: string | undefined;
-  children: ReactNode;
-}
-
-function Field({ field, label, inputId = `post-${field}`, hint, error, children }: FieldProps) {
-  return (
-    <div>
-      <label htmlFor={inputId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
-        {label}
-      </label>
-      {children}
-      {hint ? (
-        <p id={`post-${field}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`post-${field}-error`} className="mt-1 text-sm font-medium text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }

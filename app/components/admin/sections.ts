@@ -1,10 +1,13 @@
-/** The admin sidebar; SPEC §2: every section but the editor shows the posts list for now. */
+/** The admin sidebar; Users and Settings are the owner's alone and hidden from editors. */
 export const ADMIN_SECTIONS = [
-  { to: "/admin", label: "Dashboard", end: true },
-  { to: "/admin/posts", label: "Blog Posts", end: false },
-  { to: "/admin/comments", label: "Comments", end: true },
-  { to: "/admin/users", label: "Users", end: true },
-  { to: "/admin/settings", label: "Settings", end: true },
+  { to: "/admin", label: "Dashboard", end: true, ownerOnly: false },
+  { to: "/admin/posts", label: "Blog Posts", end: false, ownerOnly: false },
+  { to: "/admin/comments", label: "Comments", end: true, ownerOnly: false },
+  { to: "/admin/media", label: "Media", end: true, ownerOnly: false },
+  { to: "/admin/users", label: "Users", end: true, ownerOnly: true },
+  { to: "/admin/settings", label: "Settings", end: false, ownerOnly: true },
+  { to: "/admin/tools", label: "Tools", end: true, ownerOnly: true },
+  { to: "/admin/account", label: "Your account", end: true, ownerOnly: false },
 ] as const;
 
 export function sectionLabel(pathname: string): string {

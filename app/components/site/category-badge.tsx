@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { categoryPath } from "~/lib/categories";
+import { categoryPath } from "#domain/categories.ts";
 
 export function CategoryBadge({ category }: { category: string }) {
   return (

@@ -1,11 +1,18 @@
 import { useNavigation } from "react-router";
+import { useSite } from "~/lib/use-site";
 import { formatDate, pluralise } from "~/lib/format";
-import { commentSchema } from "~/schemas/comment";
-import type { Comment } from "../../../server/repositories/comments.ts";
-import { CommentForm, type CommentFormResult, readCommentForm } from "./comment-form";
+import { type Comment, commentForm } from "#domain/comment.ts";
+import { validateForm } from "#domain/forms.ts";
+import type { Page } from "#domain/pagination.ts";
+import { COMMENTS_CLOSED_MESSAGE, CommentForm, type CommentFormResult } from "./comment-form";
+import { Pagination } from "./pagination";
 
 interface CommentSectionProps {
-  comments: Comment[];
+  /** One page of approved comments (the only ones counted), newest first; `total` counts them all. */
+  comments: Page<Comment>;
+  /** The visitor's own comments that wait for the writer; nobody else is sent them. */
+  awaitingModeration: Comment[];
+  open: boolean;
   /** The post's address: the form posts there. */
   action: string;
   result: CommentFormResult | undefined;
@@ -34,36 +41,55 @@ function CommentItem({ author, content, status }: CommentItemProps) {
 function usePendingComment(action: string) {
   const navigation = useNavigation();
   if (navigation.formAction !== action || !navigation.formData) return null;
-  const parsed = commentSchema.safeParse(readCommentForm(navigation.formData));
+  const parsed = validateForm(commentForm, commentForm.read(navigation.formData));
   return parsed.success ? parsed.data : null;
 }
 
-export function CommentSection({ comments, action, result }: CommentSectionProps) {
+export function CommentSection({ comments: page, awaitingModeration, open, action, result }: CommentSectionProps) {
+  const { timeZone } = useSite();
   const pending = usePendingComment(action);
+  const awaitingIds = new Set(awaitingModeration.map((comment) => comment.id));
+  const shown = [...awaitingModeration, ...page.items].toSorted(
+    (a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id),
+  );
   const itemStyles = "rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900";
   return (
     <section aria-labelledby="comments" className="space-y-8">
       <h2 id="comments" className="font-serif text-2xl font-bold text-slate-900 dark:text-white">
-        {pluralise(comments.length, "Comment")}
+        {pluralise(page.total, "Comment")}
       </h2>
-      <div className="rounded-2xl bg-slate-50 p-5 sm:p-6 dark:bg-slate-900/60">
-        <h3 className="mb-4 text-lg font-semibold text-slate-900 dark:text-white">Leave a comment</h3>
-        {/* Keyed by the newest comment, so the form empties once its comment is saved. */}
-        <CommentForm key={comments[0]?.id ?? "none"} action={action} result={result} />
-      </div>
-      {comments.length > 0 || pending ? (
+      {open ? (
+        <div className="rounded-2xl bg-slate-50 p-5 sm:p-6 dark:bg-slate-900/60">
+          <h3 className="mb-4 text-lg font-semibold text-slate-900 dark:text-white">Leave a comment</h3>
+          {/* Keyed by the newest comment shown, so the form empties once its comment is saved, held or not. */}
+          <CommentForm key={shown[0]?.id ?? "none"} action={action} result={result} />
+        </div>
+      ) : (
+        <p className="rounded-2xl bg-slate-50 p-5 font-medium text-slate-800 sm:p-6 dark:bg-slate-900/60 dark:text-slate-200">
+          {COMMENTS_CLOSED_MESSAGE}
+        </p>
+      )}
+      {shown.length > 0 || pending ? (
         <ol className="space-y-4" aria-label="Comments, newest first">
           {pending ? (
             <li className={`${itemStyles} opacity-70`} aria-busy="true">
               <CommentItem author={pending.author} content={pending.content} status="Posting…" />
             </li>
           ) : null}
-          {comments.map((comment) => (
+          {shown.map((comment) => (
             <li key={comment.id} id={`comment-${comment.id}`} className={`scroll-mt-24 ${itemStyles}`}>
               <CommentItem
                 author={comment.author}
                 content={comment.content}
-                status={<time dateTime={comment.createdAt}>{formatDate(comment.createdAt)}</time>}
+                status={
+                  awaitingIds.has(comment.id) ? (
+                    <em className="font-medium text-amber-800 not-italic dark:text-amber-300">
+                      Your comment is awaiting moderation
+                    </em>
+                  ) : (
+                    <time dateTime={comment.createdAt}>{formatDate(comment.createdAt, timeZone)}</time>
+                  )
+                }
               />
             </li>
           ))}
@@ -71,6 +97,13 @@ export function CommentSection({ comments, action, result }: CommentSectionProps
       ) : (
         <p className="text-slate-700 dark:text-slate-300">No comments yet. Be the first to share your thoughts.</p>
       )}
+      <Pagination
+        page={page}
+        label="Comments"
+        previousText="Newer comments"
+        nextText="Older comments"
+        hash="#comments"
+      />
     </section>
   );
 }

@@ -1,17 +1,23 @@
+import { useSite } from "~/lib/use-site";
 import { formatDate } from "~/lib/format";
 
 interface PostBylineProps {
   author: string;
   createdAt: string;
+  /** Worked out when the post was saved. */
+  readingMinutes: number;
   className?: string;
 }
 
-export function PostByline({ author, createdAt, className = "" }: PostBylineProps) {
+export function PostByline({ author, createdAt, readingMinutes, className = "" }: PostBylineProps) {
+  const { timeZone } = useSite();
   return (
     <p className={`text-sm text-slate-600 dark:text-slate-400 ${className}`}>
       <span>By {author}</span>
       <span aria-hidden="true"> · </span>
-      <time dateTime={createdAt}>{formatDate(createdAt)}</time>
+      <time dateTime={createdAt}>{formatDate(createdAt, timeZone)}</time>
+      <span aria-hidden="true"> · </span>
+      <span>{readingMinutes} min read</span>
     </p>
   );
 }

@@ -7,6 +7,7 @@ import { PostCard, type PostCardVariant } from "./post-card";
 
 const post: PostCardData = {
   id: "abc_DEF-123",
+  slug: "a-post-with-many-tags",
   title: "A post with many tags",
   excerpt: "x".repeat(150),
   author: "Ada Writer",
@@ -14,6 +15,7 @@ const post: PostCardData = {
   category: "Development",
   tags: ["one", "two", "three", "four", "five"],
   createdAt: "2026-03-05T10:00:00.000Z",
+  readingMinutes: 4,
 };
 
 function render(variant: PostCardVariant) {
@@ -57,7 +59,7 @@ describe("post card", () => {
 
   it("links the title to the post and the badge to its lower-case category", () => {
     const card = render("standard");
-    expect(card.titleHref).toBe("/blog/abc_DEF-123");
+    expect(card.titleHref).toBe("/blog/a-post-with-many-tags");
     expect(card.hrefs).toContain("/category/development");
     expect(card.date).toBe("March 5, 2026");
   });

@@ -17,28 +17,35 @@ export const CARD_LIMITS: Record<PostCardVariant, { excerpt: number; tags: numbe
 };
 
 /** `image: null` leaves the cover out: compact cards sit in dense lists where covers would only repeat. */
-const LAYOUT: Record<PostCardVariant, { article: string; image: string | null; body: string; title: string }> = {
+const LAYOUT: Record<
+  PostCardVariant,
+  { article: string; image: string | null; sizes: string; body: string; title: string }
+> = {
   featured: {
     article: "grid overflow-hidden md:grid-cols-2",
     image: "aspect-[40/21] w-full md:h-full",
+    sizes: "(min-width: 48rem) 40rem, 100vw",
     body: "flex flex-col gap-3 p-6 md:p-8",
     title: "text-2xl font-bold lg:text-3xl",
   },
   standard: {
     article: "flex flex-col overflow-hidden",
     image: "aspect-[40/21] w-full",
+    sizes: "(min-width: 64rem) 24rem, (min-width: 40rem) 50vw, 100vw",
     body: "flex flex-1 flex-col gap-3 p-5",
     title: "text-lg font-bold",
   },
   list: {
     article: "flex overflow-hidden",
     image: "w-24 shrink-0 self-stretch sm:w-56",
+    sizes: "(min-width: 40rem) 14rem, 6rem",
     body: "flex min-w-0 flex-1 flex-col gap-2 p-4 sm:p-5",
     title: "text-base font-bold sm:text-lg",
   },
   compact: {
     article: "flex flex-col",
     image: null,
+    sizes: "",
     body: "flex flex-1 flex-col gap-3 p-5",
     title: "text-lg font-bold",
   },
@@ -49,9 +56,11 @@ interface PostCardProps {
   variant?: PostCardVariant;
   /** The card's title heading level, one below the section it sits in. */
   headingLevel?: 2 | 3 | 4;
+  /** The first card of a page: its cover is the likely Largest Contentful Paint. */
+  priority?: boolean;
 }
 
-export function PostCard({ post, variant = "standard", headingLevel = 3 }: PostCardProps) {
+export function PostCard({ post, variant = "standard", headingLevel = 3, priority = false }: PostCardProps) {
   const limits = CARD_LIMITS[variant];
   const layout = LAYOUT[variant];
   const Heading = `h${headingLevel}` as const;
@@ -66,12 +75,14 @@ export function PostCard({ post, variant = "standard", headingLevel = 3 }: PostC
           fallbackText="Image Not Found"
           className={layout.image}
           loading={variant === "featured" ? "eager" : "lazy"}
+          priority={priority}
+          sizes={layout.sizes}
         />
       ) : null}
       <div className={layout.body}>
         <Heading className={`leading-snug text-slate-900 dark:text-slate-50 ${layout.title}`}>
           <Link
-            to={postPath(post.id)}
+            to={postPath(post.slug)}
             className="hover:text-indigo-700 hover:underline hover:underline-offset-4 dark:hover:text-indigo-300"
           >
             {post.title}
@@ -83,7 +94,12 @@ export function PostCard({ post, variant = "standard", headingLevel = 3 }: PostC
         </div>
         <p className="text-slate-700 dark:text-slate-300">{truncate(post.excerpt, limits.excerpt)}</p>
         <TagList tags={post.tags.slice(0, limits.tags)} />
-        <PostByline author={post.author} createdAt={post.createdAt} className="mt-auto pt-1" />
+        <PostByline
+          author={post.author}
+          createdAt={post.createdAt}
+          readingMinutes={post.readingMinutes}
+          className="mt-auto pt-1"
+        />
       </div>
     </article>
   );

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { categoryPath } from "~/lib/categories";
+import { useSite } from "~/lib/use-site";
+import { categoryPath } from "#domain/categories.ts";
 
 /** SPEC §2: the footer links these four categories, whatever else exists. */
 const FOOTER_CATEGORIES = ["Development", "Technology", "Design", "Business"] as const;
@@ -9,14 +10,15 @@ const footerLinkStyles =
 const footerHeadingStyles = "text-sm font-semibold text-slate-900 dark:text-white";
 
 export function SiteFooter({ sourceUrl }: { sourceUrl: string }) {
+  const site = useSite();
   return (
     <footer className="mt-16 border-t border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
       <div className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-10 sm:grid-cols-3">
         <div className="col-span-2 sm:col-span-1">
-          <p className="font-serif text-lg font-bold text-slate-900 dark:text-white">Inkwell</p>
-          <p className="mt-2 max-w-xs text-sm text-slate-700 dark:text-slate-300">
-            A personal blog about building for the web: code, tools, design and the business around them.
-          </p>
+          <p className="font-serif text-lg font-bold text-slate-900 dark:text-white">{site.title}</p>
+          {site.footerText ? (
+            <p className="mt-2 max-w-xs text-sm text-slate-700 dark:text-slate-300">{site.footerText}</p>
+          ) : null}
         </div>
         <nav aria-labelledby="footer-categories">
           <h2 id="footer-categories" className={footerHeadingStyles}>

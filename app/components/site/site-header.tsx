@@ -1,3 +1,4 @@
+import { useSite } from "~/lib/use-site";
 import { useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { MenuIcon } from "~/components/ui/icons";
@@ -54,6 +55,7 @@ function NavItems({ signedIn, aboutUrl, className }: SiteHeaderProps & { classNa
 }
 
 export function SiteHeader({ signedIn, aboutUrl }: SiteHeaderProps) {
+  const { title } = useSite();
   const location = useLocation();
   const menuRef = useRef<HTMLDetailsElement>(null);
 
@@ -75,9 +77,9 @@ export function SiteHeader({ signedIn, aboutUrl }: SiteHeaderProps) {
             aria-hidden="true"
             className="grid size-8 place-items-center rounded-lg bg-indigo-700 font-sans text-base text-white dark:bg-indigo-300 dark:text-slate-950"
           >
-            I
+            {title.charAt(0).toUpperCase()}
           </span>
-          Inkwell
+          {title}
         </Link>
         <nav aria-label="Main" className="hidden md:block">
           <NavItems signedIn={signedIn} aboutUrl={aboutUrl} className="flex items-center gap-1" />

@@ -15,3 +15,8 @@ export const inputStyles =
 export const labelStyles = "mb-1 block text-sm font-medium text-slate-800 dark:text-slate-200";
 
 export const fieldErrorStyles = "mt-1 text-sm font-medium text-red-700 dark:text-red-300";
+
+export const fieldHintStyles = "mt-1 text-xs text-slate-600 dark:text-slate-400";
+
+export const formErrorStyles =
+  "rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200";

@@ -1,4 +1,6 @@
 import { Form, NavLink, Outlet, useNavigation, useRouteLoaderData } from "react-router";
+import { appContext } from "#server/request-context.ts";
+import { throwAsRouteError } from "~/lib/route-errors.server";
 import { ADMIN_SECTIONS } from "~/components/admin/sections";
 import { Spinner } from "~/components/admin/spinner";
 import { requireAdmin } from "~/lib/auth.server";
@@ -19,6 +21,16 @@ const requireAdminSession: Route.MiddlewareFunction = async ({ request, context 
 
 export const middleware: Route.MiddlewareFunction[] = [requireAdminSession];
 
+/** The sidebar's badge: how many comments wait for the writer. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAdmin({ request, context });
+  try {
+    return { pendingComments: await context.get(appContext).services.comments.countPending() };
+  } catch (error) {
+    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load the admin area. Please try again." });
+  }
+}
+
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors ${
     isActive
@@ -26,7 +38,8 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
       : "text-slate-700 hover:bg-slate-200 dark:text-slate-300 dark:hover:bg-slate-800"
   }`;
 
-export default function AdminLayout() {
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const { pendingComments } = loaderData;
   const navigation = useNavigation();
   const rootData = useRouteLoaderData<typeof rootLoader>("root");
   const loading = navigation.state === "loading";
@@ -46,13 +59,22 @@ export default function AdminLayout() {
         </div>
         <nav aria-label="Admin" className="px-2 py-2 md:flex-1 md:px-3 md:py-6">
           <ul className="flex gap-1 overflow-x-auto md:flex-col">
-            {ADMIN_SECTIONS.map((section) => (
-              <li key={section.to}>
-                <NavLink to={section.to} end={section.end} className={linkClass}>
-                  {section.label}
-                </NavLink>
-              </li>
-            ))}
+            {ADMIN_SECTIONS.filter((section) => !section.ownerOnly || rootData?.user?.role === "owner").map(
+              (section) => (
+                <li key={section.to} className="flex items-center gap-1">
+                  <NavLink to={section.to} end={section.end} className={(state) => `${linkClass(state)} md:flex-1`}>
+                    {section.label}
+                  </NavLink>
+                  {section.to === "/admin/comments" && pendingComments > 0 ? (
+                    // Beside the link rather than in it, so the link keeps its name as the count changes.
+                    <span className="rounded-full bg-amber-200 px-2 py-0.5 text-xs font-bold whitespace-nowrap text-amber-950">
+                      {pendingComments}
+                      <span className="sr-only"> comments pending</span>
+                    </span>
+                  ) : null}
+                </li>
+              ),
+            )}
             <li className="md:mt-4 md:border-t md:border-slate-200 md:pt-4 md:dark:border-slate-800">
               <Form method="post" action="/logout">
                 <button

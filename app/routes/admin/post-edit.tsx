@@ -1,12 +1,19 @@
-import { data, redirect } from "react-router";
+import { data, Link, redirect } from "react-router";
+import { PreviewLinkPanel } from "~/components/admin/editor/preview-link-panel";
+import { RevisionList } from "~/components/admin/editor/revision-list";
 import { PostForm } from "~/components/admin/post-form";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
-import { appContext } from "~/context";
-import { requireAdmin } from "~/lib/auth.server";
-import { setFlash } from "~/lib/flash.server";
-import { readPostSubmission, saveFailed } from "~/lib/post-form.server";
-import { throwAsRouteError } from "~/lib/route-errors.server";
-import { isDomainError } from "../../../server/errors.ts";
+import { requireAdmin, writerOf } from "~/lib/auth.server";
+import { setFlash, takeFlash } from "~/lib/flash.server";
+import { formatDateTime } from "~/lib/format";
+import { postPath } from "~/lib/post-card-data";
+import { formFailure, parseSubmission } from "~/lib/forms.server";
+import { slugTaken } from "~/lib/post-form.server";
+import { isDomainError } from "#domain/errors.ts";
+import { describeDomainError, type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
+import { queryText } from "#domain/forms.ts";
+import { isPostId, postForm, SAVE_FAILED_MESSAGE, toPostFormValues } from "#domain/post.ts";
+import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/post-edit";
 
 const LOAD_FAILED_MESSAGE = "Failed to load post";
@@ -14,37 +21,56 @@ const LOAD_FAILED_MESSAGE = "Failed to load post";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireAdmin({ request, context });
   const { services } = context.get(appContext);
+  if (!isPostId(params.id)) throw data<RouteErrorData>({ message: LOAD_FAILED_MESSAGE }, { status: 404 });
   try {
     const post = await services.posts.getPostForEditing(params.id);
-    return {
-      id: post.id,
-      values: {
-        title: post.title,
-        content: post.content,
-        excerpt: post.excerpt,
-        author: post.author,
-        coverImage: post.coverImage,
-        category: post.category,
-        tags: post.tags,
+    const [unsaved, revisions, previewLinkSince] = await Promise.all([
+      services.posts.findUnsavedDraft(post.id),
+      services.posts.listRevisions(post.id),
+      services.posts.findPreviewLinkCreatedAt(post.id),
+    ]);
+    // ?recover=1 (a link, so it works without JavaScript) opens the editor on the autosaved text.
+    const recovering = unsaved !== undefined && queryText(new URL(request.url), "recover") === "1";
+    const values = toPostFormValues(post);
+    const flash = await takeFlash(request);
+    return data(
+      {
+        id: post.id,
+        slug: post.slug,
         published: post.published,
+        values: recovering
+          ? { ...values, title: unsaved.title, content: unsaved.content, format: unsaved.format }
+          : values,
+        recovering,
+        unsavedSince: unsaved?.createdAt,
+        revisions,
+        previewLinkSince,
+        flash: flash.message,
       },
-    };
+      { headers: flash.headers },
+    );
   } catch (error) {
-    throwAsRouteError(error, context, { POST_NOT_FOUND: LOAD_FAILED_MESSAGE, READ_FAILED: LOAD_FAILED_MESSAGE });
+    throwAsRouteError(error, context, {
+      POST_NOT_FOUND: LOAD_FAILED_MESSAGE,
+      DATABASE_UNAVAILABLE: LOAD_FAILED_MESSAGE,
+    });
   }
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  requireAdmin({ request, context });
-  const { services, logger } = context.get(appContext);
-  const submission = await readPostSubmission(request);
-  if ("invalid" in submission) return submission.invalid;
+  const admin = requireAdmin({ request, context });
+  const { services } = context.get(appContext);
+  if (!isPostId(params.id)) throw data<RouteErrorData>({ message: LOAD_FAILED_MESSAGE }, { status: 404 });
+  const submission = await parseSubmission(request, postForm);
+  if (!submission.ok) return submission.response;
   try {
-    await services.posts.updatePost(params.id, submission.input);
+    await services.posts.updatePost(params.id, submission.input, writerOf(admin));
   } catch (error) {
-    if (isDomainError(error, "POST_NOT_FOUND")) throw data({ message: LOAD_FAILED_MESSAGE }, { status: 404 });
-    logger.error({ err: error, postId: params.id }, "post update failed");
-    return saveFailed(submission.values);
+    if (isDomainError(error, "SLUG_TAKEN")) return slugTaken(submission.values, error);
+    const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE });
+    if (failure.status === 404) throwAsRouteError(error, context, { POST_NOT_FOUND: LOAD_FAILED_MESSAGE });
+    // What the admin typed comes back with the spec's message, so nothing is lost.
+    return formFailure(submission.values, { formError: failure.message }, failure.status, failure.headers);
   }
   return redirect("/admin/posts", { headers: { "Set-Cookie": await setFlash(request, "saved") } });
 }
@@ -55,22 +81,68 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
       <title>Edit Post · Admin</title>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Edit Post</h1>
-        <a
-          href={`/blog/${loaderData.id}`}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
-        >
-          View post<span className="sr-only"> (opens in a new tab)</span>
-        </a>
+        <div className="flex flex-wrap items-center gap-4">
+          <Link
+            to={`/admin/comments?${new URLSearchParams({ post: loaderData.id })}`}
+            className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+          >
+            Comments on this post
+          </Link>
+          <a
+            href={postPath(loaderData.slug)}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+          >
+            View post<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </div>
       </div>
+      {loaderData.flash ? (
+        <p
+          role="status"
+          className="mb-6 rounded-md border border-emerald-200 bg-emerald-50 px-4 py-2 text-sm font-medium text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
+        >
+          {loaderData.flash}
+        </p>
+      ) : null}
+      {loaderData.unsavedSince && !loaderData.recovering ? (
+        <div
+          role="alert"
+          className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
+          <span>
+            Changes autosaved on{" "}
+            <time dateTime={loaderData.unsavedSince}>{formatDateTime(loaderData.unsavedSince)}</time> were never saved.
+          </span>
+          <Link to="?recover=1" replace className="font-semibold underline underline-offset-4">
+            Recover unsaved changes
+          </Link>
+        </div>
+      ) : null}
+      {loaderData.recovering ? (
+        <p
+          role="status"
+          className="mb-6 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
+          The editor shows your unsaved changes. Save to keep them.
+        </p>
+      ) : null}
       <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
         <PostForm
-          key={loaderData.id}
+          key={`${loaderData.id}-${loaderData.recovering ? "recovered" : "saved"}`}
           initialValues={actionData?.values ?? loaderData.values}
-          serverErrors={actionData?.errors}
-          formError={actionData?.formError}
+          result={actionData}
           submitLabel="Save Changes"
+          postId={loaderData.id}
+        />
+      </div>
+      <div className="mt-8 grid gap-8 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 md:grid-cols-2 dark:border-slate-800 dark:bg-slate-900">
+        <RevisionList postId={loaderData.id} revisions={loaderData.revisions} />
+        <PreviewLinkPanel
+          postId={loaderData.id}
+          activeSince={loaderData.previewLinkSince}
+          published={loaderData.published}
         />
       </div>
     </>

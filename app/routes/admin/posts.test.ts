@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { createRouteTestContext, postForm, routeArgs, TEST_ADMIN } from "../../../tests/support/route-context.ts";
-import { DomainError } from "../../../server/errors.ts";
+import { DatabaseUnavailableError } from "#domain/errors.ts";
 import { action as deleteAction } from "./posts";
 import { action as createAction } from "./post-new";
 
@@ -21,7 +21,7 @@ const validPost = {
 
 describe("admin actions", () => {
   it("logs a failed delete and shows the list as it was, without a message", async () => {
-    const deletePost = vi.fn(() => Promise.reject(new DomainError("WRITE_FAILED", "Database write failed")));
+    const deletePost = vi.fn(() => Promise.reject(new DatabaseUnavailableError()));
     const { context, logger } = createRouteTestContext({ posts: { deletePost } }, TEST_ADMIN);
     // A delete sent by the client router arrives as a data request; the list it returns to is the page.
     const request = postForm("http://blog.test/admin/posts.data", { intent: "delete", id: "abc", q: "go" });
@@ -33,7 +33,7 @@ describe("admin actions", () => {
   });
 
   it("keeps what was typed and says 'Failed to save post. Please try again.' when saving fails", async () => {
-    const createPost = vi.fn(() => Promise.reject(new DomainError("WRITE_FAILED", "Database write failed")));
+    const createPost = vi.fn(() => Promise.reject(new DatabaseUnavailableError()));
     const { context, logger } = createRouteTestContext({ posts: { createPost } }, TEST_ADMIN);
     const request = postForm("http://blog.test/admin/posts/new", validPost);
     const result = await createAction(routeArgs(request, context) as CreateArgs);
@@ -46,6 +46,8 @@ describe("admin actions", () => {
     });
     expect(createPost).toHaveBeenCalledWith(
       expect.objectContaining({ tags: ["one", "two", "three"], published: true }),
+      // Who saved it, for its revisions and the audit log.
+      expect.objectContaining({ email: TEST_ADMIN.email, label: "ada" }),
     );
     expect(logger.error).toHaveBeenCalledOnce();
   });

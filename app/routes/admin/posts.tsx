@@ -2,11 +2,17 @@ import { useRef, useState } from "react";
 import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
 import { sectionLabel } from "~/components/admin/sections";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
-import { appContext } from "~/context";
-import { pagePathname, requireAdmin } from "~/lib/auth.server";
+import { Pagination } from "~/components/site/pagination";
+import { appContext } from "#server/request-context.ts";
+import { actorOf, pagePathname, requireAdmin } from "~/lib/auth.server";
 import { setFlash, takeFlash } from "~/lib/flash.server";
-import { formatDate, truncate } from "~/lib/format";
-import { formText } from "~/lib/forms";
+import { formatDate, formatDateTime, truncate } from "~/lib/format";
+import { readFormData } from "~/lib/forms.server";
+import { postPath } from "~/lib/post-card-data";
+import { isDomainError } from "#domain/errors.ts";
+import { formText, queryText } from "#domain/forms.ts";
+import { isPostId } from "#domain/post.ts";
+import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import type { Route } from "./+types/posts";
 
@@ -25,47 +31,55 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin({ request, context });
   const { services } = context.get(appContext);
   const url = new URL(request.url);
-  const query = (url.searchParams.get("q") ?? "").trim().slice(0, QUERY_MAX);
+  const query = queryText(url, "q").trim().slice(0, QUERY_MAX);
+  const pageNumber = requestedPage(request);
   const flash = await takeFlash(request);
+  let page;
   try {
-    const posts = await services.posts.listAllPosts(query);
-    return data(
-      {
-        query,
-        confirmId: url.searchParams.get("confirm"),
-        flash: flash.message,
-        posts: posts.map(({ id, title, author, category, updatedAt, published }) => ({
-          id,
-          title,
-          author,
-          category,
-          updatedAt,
-          published,
-        })),
-      },
-      { headers: flash.headers },
-    );
+    page = await services.posts.listAllPosts(query, pageNumber);
   } catch (error) {
-    throwAsRouteError(error, context, { READ_FAILED: "Failed to load posts. Please try again." });
+    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." });
   }
+  requireExistingPage(page);
+  return data(
+    {
+      query,
+      confirmId: queryText(url, "confirm") || null,
+      flash: flash.message,
+      page: pageInfo(page),
+      posts: page.items.map(({ id, slug, title, author, category, updatedAt, published, status, publishAt }) => ({
+        id,
+        slug,
+        title,
+        author,
+        category,
+        updatedAt,
+        published,
+        status,
+        publishAt,
+      })),
+    },
+    { headers: flash.headers },
+  );
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireAdmin({ request, context });
-  const { services, logger } = context.get(appContext);
-  const formData = await request.formData();
+  const user = requireAdmin({ request, context });
+  const { services, recordFailure } = context.get(appContext);
+  const formData = await readFormData(request);
   if (formText(formData, "intent") !== "delete") {
     throw data({ message: "Unknown action" }, { status: 400 });
   }
   const id = formText(formData, "id");
   const back = listPath(pagePathname(new URL(request.url)), formText(formData, "q").trim().slice(0, QUERY_MAX));
   try {
-    if (await services.posts.deletePost(id)) {
+    if (isPostId(id) && (await services.posts.deletePost(id, actorOf(user)))) {
       return redirect(back, { headers: { "Set-Cookie": await setFlash(request, "deleted") } });
     }
   } catch (error) {
     // SPEC §8: a failed delete is logged only; the admin sees the list as it was.
-    logger.error({ err: error, postId: id }, "post delete failed");
+    if (!isDomainError(error, "DATABASE_UNAVAILABLE")) throw error;
+    recordFailure(error.cause ?? error);
   }
   return redirect(back);
 }
@@ -73,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 type ListedPost = Route.ComponentProps["loaderData"]["posts"][number];
 
 export default function AdminPosts({ loaderData }: Route.ComponentProps) {
-  const { posts, query, confirmId, flash } = loaderData;
+  const { posts, page, query, confirmId, flash } = loaderData;
   const { pathname } = useLocation();
   const label = sectionLabel(pathname);
   const navigation = useNavigation();
@@ -184,6 +198,9 @@ export default function AdminPosts({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
+      <div className="mt-6">
+        <Pagination page={page} label="Posts" />
+      </div>
     </>
   );
 }
@@ -216,20 +233,27 @@ function PostRow({ post, query, pathname, confirming, deleting, onConfirm, onCan
       <td className="px-4 py-3">
         <span
           className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${
-            post.published
+            post.status === "Published"
               ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-900/60 dark:text-emerald-200"
-              : "bg-amber-100 text-amber-800 dark:bg-amber-900/60 dark:text-amber-200"
+              : post.status === "Scheduled"
+                ? "bg-sky-100 text-sky-800 dark:bg-sky-900/60 dark:text-sky-200"
+                : "bg-amber-100 text-amber-800 dark:bg-amber-900/60 dark:text-amber-200"
           }`}
         >
-          {post.published ? "Published" : "Draft"}
+          {post.status}
         </span>
+        {post.status === "Scheduled" && post.publishAt ? (
+          <span className="mt-1 block text-xs whitespace-nowrap text-slate-600 dark:text-slate-400">
+            for <time dateTime={post.publishAt}>{formatDateTime(post.publishAt)}</time>
+          </span>
+        ) : null}
       </td>
       <td className="px-4 py-3 whitespace-nowrap">
         <div className="flex items-center gap-1">
           <Link to={`/admin/posts/edit/${post.id}`} className={actionLinkClass}>
             Edit<span className="sr-only"> {post.title}</span>
           </Link>
-          <a href={`/blog/${post.id}`} target="_blank" rel="noopener noreferrer" className={actionLinkClass}>
+          <a href={postPath(post.slug)} target="_blank" rel="noopener noreferrer" className={actionLinkClass}>
             View<span className="sr-only"> {post.title} (opens in a new tab)</span>
           </a>
           {confirming ? (

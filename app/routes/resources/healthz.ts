@@ -1,4 +1,4 @@
-import { appContext } from "~/context";
+import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/healthz";
 
 /** For load balancers and uptime checks: 200 when the database answers, 503 when it does not. */

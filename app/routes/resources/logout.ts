@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
-import { appContext } from "~/context";
+import { isDomainError } from "#domain/errors.ts";
+import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/logout";
 
 /** Signing out changes state, so only a (same-site, see server/http.ts) POST does it; a GET just goes home. */
@@ -8,15 +9,16 @@ export function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { services, sessionCookie, logger } = context.get(appContext);
-  const token: unknown = await sessionCookie.parse(request.headers.get("Cookie"));
-  if (typeof token === "string") {
+  const { services, sessionCookie, recordFailure } = context.get(appContext);
+  const token = await sessionCookie.read(request);
+  if (token) {
     try {
       await services.auth.signOut(token);
     } catch (error) {
       // The cookie still goes; the session row then lapses at its idle limit.
-      logger.error({ err: error }, "sign-out failed");
+      if (!isDomainError(error, "DATABASE_UNAVAILABLE")) throw error;
+      recordFailure(error.cause ?? error);
     }
   }
-  return redirect("/", { headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) } });
+  return redirect("/", { headers: { "Set-Cookie": await sessionCookie.clear() } });
 }

@@ -1,10 +1,12 @@
 import { useState } from "react";
 import { buttonStyles, inputStyles, labelStyles } from "~/components/ui/styles";
-import { pageMeta } from "~/lib/meta";
+import { seoMeta, withSite } from "~/lib/meta";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { Route } from "./+types/about";
 
-export const meta: Route.MetaFunction = () => pageMeta("About", "Who writes Inkwell, and how to get in touch.");
+export const meta: Route.MetaFunction = withSite(({ matches, location }) =>
+  seoMeta({ title: "About", description: "Who writes Inkwell, and how to get in touch.", matches, location }),
+);
 
 const TEAM = [
   {

@@ -1,35 +1,56 @@
+import { queryText } from "#domain/forms.ts";
 import { Link } from "react-router";
 import { ErrorPanel } from "~/components/site/error-panel";
+import { Pagination } from "~/components/site/pagination";
 import { PostCard } from "~/components/site/post-card";
 import { SearchForm } from "~/components/site/search-form";
 import { textLinkStyles } from "~/components/ui/styles";
-import { appContext } from "~/context";
-import { errorMeta, pageMeta } from "~/lib/meta";
+import { appContext } from "#server/request-context.ts";
+import { errorMeta, seoMeta, withSite } from "~/lib/meta";
 import { toPostCardData } from "~/lib/post-card-data";
+import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import { normaliseSearchQuery, searchResultsLabel } from "~/lib/search";
 import type { Route } from "./+types/blog";
 
 // One module serves /blog and /search (route ids "blog" and "search"): the same list, filtered when q is set.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const query = normaliseSearchQuery(new URL(request.url).searchParams.get("q"));
+  const query = normaliseSearchQuery(queryText(new URL(request.url), "q"));
+  const pageNumber = requestedPage(request);
+  const { services, site } = context.get(appContext);
+  let page;
   try {
-    const posts = await context.get(appContext).services.posts.listPublishedPosts(query || undefined);
-    return { query, posts: posts.map(toPostCardData) };
+    page = await services.posts.listPublishedPosts(query || undefined, pageNumber, site.postsPerPage);
   } catch (error) {
-    throwAsRouteError(error, context, { READ_FAILED: "Failed to load posts. Please try again." });
+    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." });
   }
+  requireExistingPage(page);
+  context.get(appContext).tagPage(["lists"]);
+  return { query, posts: page.items.map(toPostCardData), page: pageInfo(page) };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, error }) => {
+/** Searches are endless variations of the list: none is indexed. */
+export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, location }) => {
   if (error || !loaderData) return errorMeta(error);
   return loaderData.query
-    ? pageMeta(`Search Results for "${loaderData.query}"`, `Posts matching "${loaderData.query}".`)
-    : pageMeta("All Blog Posts", "Every published post, newest first.");
-};
+    ? seoMeta({
+        title: `Search Results for "${loaderData.query}"`,
+        description: `Posts matching "${loaderData.query}".`,
+        matches,
+        location,
+        noindex: true,
+      })
+    : seoMeta({
+        title: location.pathname === "/search" ? "Search" : "All Blog Posts",
+        description: "Every published post on Inkwell, newest first.",
+        matches,
+        location,
+        noindex: location.pathname === "/search",
+      });
+});
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
-  const { query, posts } = loaderData;
+  const { query, posts, page } = loaderData;
   return (
     <div className="space-y-8">
       <header className="space-y-4">
@@ -39,17 +60,20 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
         <SearchForm id="page-search" label="Search posts" defaultValue={query} className="max-w-xl" />
         {query ? (
           <p role="status" className="text-slate-700 dark:text-slate-300">
-            {searchResultsLabel(posts.length, query)}
+            {searchResultsLabel(page.total, query)}
           </p>
         ) : null}
       </header>
 
       {posts.length > 0 ? (
-        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {posts.map((post) => (
-            <PostCard key={post.id} post={post} headingLevel={2} />
-          ))}
-        </div>
+        <>
+          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {posts.map((post, index) => (
+              <PostCard key={post.id} post={post} headingLevel={2} priority={index === 0} />
+            ))}
+          </div>
+          <Pagination page={page} label="Posts" />
+        </>
       ) : query ? (
         <div className="rounded-2xl border border-dashed border-slate-300 p-10 text-center dark:border-slate-700">
           <p className="text-lg text-slate-800 dark:text-slate-200">No posts match your search criteria.</p>

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
 import { ErrorPanel } from "~/components/site/error-panel";
 import { ArrowRightIcon } from "~/components/ui/icons";
-import { appContext } from "~/context";
-import { categoryPath } from "~/lib/categories";
+import { appContext } from "#server/request-context.ts";
+import { categoryPath } from "#domain/categories.ts";
 import { pluralise, truncate } from "~/lib/format";
-import { errorMeta, pageMeta } from "~/lib/meta";
+import { errorMeta, seoMeta, withSite } from "~/lib/meta";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import type { Route } from "./+types/categories";
 
@@ -13,14 +13,25 @@ const CATEGORY_EXCERPT_LENGTH = 80;
 
 export async function loader({ context }: Route.LoaderArgs) {
   try {
-    return { categories: await context.get(appContext).services.posts.summariseCategories() };
+    const { services, tagPage } = context.get(appContext);
+    const categories = await services.posts.summariseCategories();
+    tagPage(["lists"]);
+    return { categories };
   } catch (error) {
-    throwAsRouteError(error, context, { READ_FAILED: "Failed to load categories. Please try again." });
+    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load categories. Please try again." });
   }
 }
 
-export const meta: Route.MetaFunction = ({ error }) =>
-  error ? errorMeta(error) : pageMeta("Categories", "Every category on the blog, with how many posts each holds.");
+export const meta: Route.MetaFunction = withSite(({ error, matches, location }) =>
+  error
+    ? errorMeta(error)
+    : seoMeta({
+        title: "Categories",
+        description: "Every category on the blog, with how many posts each holds.",
+        matches,
+        location,
+      }),
+);
 
 export default function Categories({ loaderData }: Route.ComponentProps) {
   const { categories } = loaderData;

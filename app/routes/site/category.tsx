@@ -1,22 +1,32 @@
-import { Form, type ShouldRevalidateFunctionArgs, useSearchParams } from "react-router";
+import { data, Form, type ShouldRevalidateFunctionArgs, useSearchParams } from "react-router";
 import { ErrorPanel } from "~/components/site/error-panel";
+import { Pagination } from "~/components/site/pagination";
 import { PostCard } from "~/components/site/post-card";
 import { GridIcon, ListIcon } from "~/components/ui/icons";
-import { appContext } from "~/context";
-import { errorMeta, pageMeta } from "~/lib/meta";
+import { appContext } from "#server/request-context.ts";
+import { categoryCrumbs, errorMeta, feedLinks, seoMeta, withSite } from "~/lib/meta";
 import { toPostCardData } from "~/lib/post-card-data";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
+import { type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
+import { categoryFromRouteValue } from "#domain/categories.ts";
 import type { Route } from "./+types/category";
 
 type View = "grid" | "list";
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  const category = categoryFromRouteValue(params.category);
+  if (!category) throw data<RouteErrorData>({ message: "Category not found" }, { status: 404 });
+  const pageNumber = requestedPage(request);
+  const { services, site } = context.get(appContext);
+  let page;
   try {
-    const { category, posts } = await context.get(appContext).services.posts.listCategoryPosts(params.category);
-    return { category, posts: posts.map(toPostCardData) };
+    page = await services.posts.listCategoryPosts(category, pageNumber, site.postsPerPage);
   } catch (error) {
-    throwAsRouteError(error, context, { READ_FAILED: "Failed to load posts. Please try again." });
+    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." });
   }
+  requireExistingPage(page);
+  context.get(appContext).tagPage(["lists"]);
+  return { category, posts: page.items.map(toPostCardData), page: pageInfo(page) };
 }
 
 /** Switching between grid and list only changes ?view=, which the loader does not read. */
@@ -27,10 +37,20 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
     : defaultShouldRevalidate;
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, error }) =>
+export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, location }) =>
   error || !loaderData
     ? errorMeta(error)
-    : pageMeta(loaderData.category, `Published posts in the ${loaderData.category} category.`);
+    : [
+        ...seoMeta({
+          title: loaderData.category,
+          description: `Published posts in the ${loaderData.category} category of Inkwell.`,
+          matches,
+          location,
+          breadcrumbs: categoryCrumbs(loaderData.category),
+        }),
+        ...feedLinks(loaderData.category).map((link) => ({ tagName: "link" as const, ...link })),
+      ],
+);
 
 const toggleStyles =
   "inline-flex items-center gap-2 rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-white aria-pressed:bg-white aria-pressed:text-slate-900 aria-pressed:shadow-sm dark:text-slate-300 dark:hover:bg-slate-700 dark:aria-pressed:bg-slate-700 dark:aria-pressed:text-white";
@@ -54,7 +74,7 @@ function ViewToggle({ view }: { view: View }) {
 }
 
 export default function Category({ loaderData }: Route.ComponentProps) {
-  const { category, posts } = loaderData;
+  const { category, posts, page } = loaderData;
   const [searchParams] = useSearchParams();
   const view: View = searchParams.get("view") === "list" ? "list" : "grid";
   return (
@@ -63,7 +83,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
         <div>
           <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">Category</p>
           <h1 className="mt-1 font-serif text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">{category}</h1>
-          <p className="mt-2 text-slate-700 dark:text-slate-300">{`${posts.length} post(s) in this category`}</p>
+          <p className="mt-2 text-slate-700 dark:text-slate-300">{`${page.total} post(s) in this category`}</p>
         </div>
         {posts.length > 0 ? <ViewToggle view={view} /> : null}
       </header>
@@ -74,11 +94,18 @@ export default function Category({ loaderData }: Route.ComponentProps) {
           data-view={view}
           className={view === "list" ? "flex flex-col gap-6" : "grid gap-6 sm:grid-cols-2 lg:grid-cols-3"}
         >
-          {posts.map((post) => (
-            <PostCard key={post.id} post={post} variant={view === "list" ? "list" : "standard"} headingLevel={2} />
+          {posts.map((post, index) => (
+            <PostCard
+              key={post.id}
+              post={post}
+              variant={view === "list" ? "list" : "standard"}
+              headingLevel={2}
+              priority={index === 0}
+            />
           ))}
         </div>
       )}
+      <Pagination page={page} label="Posts" />
     </div>
   );
 }

@@ -11,9 +11,11 @@ function renderRoute(path: string, Component: React.ComponentType, loaderData: u
   return renderToString(<Stub initialEntries={[path]} hydrationData={{ loaderData: { page: loaderData } }} />);
 }
 
+const emptyPage = { page: 1, total: 0, pageSize: 24 };
+
 describe("empty states", () => {
   it("a blog with no posts says 'No blog posts available.'", () => {
-    const html = renderRoute("/blog", Blog as React.ComponentType, { query: "", posts: [] });
+    const html = renderRoute("/blog", Blog as React.ComponentType, { query: "", posts: [], page: emptyPage });
     expect(html).toContain("All Blog Posts");
     expect(html).toContain("No blog posts available.");
     expect(html).not.toContain("No posts match your search criteria.");
@@ -23,6 +25,7 @@ describe("empty states", () => {
     const html = renderRoute("/category/marketing", Category as React.ComponentType, {
       category: "Marketing",
       posts: [],
+      page: emptyPage,
     });
     expect(html).toContain("0 post(s) in this category");
     expect(html).toContain("No posts available in this category.");

@@ -3,27 +3,40 @@ import { ErrorPanel } from "~/components/site/error-panel";
 import { PostCard } from "~/components/site/post-card";
 import { ArrowRightIcon } from "~/components/ui/icons";
 import { buttonStyles, textLinkStyles } from "~/components/ui/styles";
-import { appContext } from "~/context";
-import { categoryPath } from "~/lib/categories";
-import { errorMeta, pageMeta, SITE_DESCRIPTION } from "~/lib/meta";
+import { appContext } from "#server/request-context.ts";
+import { categoryPath } from "#domain/categories.ts";
+import { errorMeta, seoMeta, SITE_DESCRIPTION, withSite } from "~/lib/meta";
 import { toPostCardData } from "~/lib/post-card-data";
+import { useSite } from "~/lib/use-site";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
   try {
-    const home = await context.get(appContext).services.posts.getHomePage();
+    const { services, tagPage } = context.get(appContext);
+    const home = await services.posts.getHomePage();
+    tagPage(["lists"]);
     return {
       featured: home.featured ? toPostCardData(home.featured) : null,
       latest: home.latest.map(toPostCardData),
       categories: home.categories.map(({ category, posts }) => ({ category, posts: posts.map(toPostCardData) })),
     };
   } catch (error) {
-    throwAsRouteError(error, context, { READ_FAILED: "Failed to load posts. Please try again." });
+    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." });
   }
 }
 
-export const meta: Route.MetaFunction = ({ error }) => (error ? errorMeta(error) : pageMeta("Home", SITE_DESCRIPTION));
+export const meta: Route.MetaFunction = withSite(({ error, matches, location, loaderData }) =>
+  error
+    ? errorMeta(error)
+    : seoMeta({
+        title: "Home",
+        description: SITE_DESCRIPTION,
+        matches,
+        location,
+        image: loaderData?.featured?.coverImage,
+      }),
+);
 
 function SectionHeading({ id, children }: { id: string; children: React.ReactNode }) {
   return (
@@ -35,11 +48,12 @@ function SectionHeading({ id, children }: { id: string; children: React.ReactNod
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { featured, latest, categories } = loaderData;
+  const site = useSite();
   return (
     <div className="space-y-16">
       <section className="rounded-3xl bg-gradient-to-br from-indigo-50 via-white to-sky-50 px-6 py-12 sm:px-12 sm:py-16 dark:from-indigo-950 dark:via-slate-950 dark:to-slate-900">
         <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">
-          Welcome to Inkwell
+          Welcome to {site.title}
         </p>
         <h1 className="mt-3 max-w-3xl font-serif text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
           Notes on building for the web, written to be read slowly
@@ -61,7 +75,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       {featured ? (
         <section aria-labelledby="featured-heading" className="space-y-6">
           <SectionHeading id="featured-heading">Featured Post</SectionHeading>
-          <PostCard post={featured} variant="featured" headingLevel={3} />
+          <PostCard post={featured} variant="featured" headingLevel={3} priority />
         </section>
       ) : (
         <p className="text-slate-700 dark:text-slate-300">No blog posts available.</p>

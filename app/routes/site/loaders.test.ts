@@ -1,13 +1,15 @@
-import { describe, expect, it } from "vitest";
-import { DomainError } from "../../../server/errors.ts";
+import { POSTS_PER_PAGE } from "#domain/pagination.ts";
+import { describe, expect, it, vi } from "vitest";
+import { DatabaseUnavailableError } from "#domain/errors.ts";
 import { loader as blogLoader } from "./blog";
 import { loader as categoriesLoader } from "./categories";
 import { loader as categoryLoader } from "./category";
 import { loader as homeLoader } from "./home";
 import { loader as postLoader } from "./post";
 import { createRouteTestContext, routeArgs, settle } from "../../../tests/support/route-context.ts";
+import { appContext } from "#server/request-context.ts";
 
-const readFailed = () => Promise.reject(new DomainError("READ_FAILED", "Database read failed"));
+const readFailed = () => Promise.reject(new DatabaseUnavailableError());
 
 describe("site loaders when the database cannot be read", () => {
   const postsMessage = { status: 503, body: { message: "Failed to load posts. Please try again." } };
@@ -38,13 +40,13 @@ describe("site loaders when the database cannot be read", () => {
       body: { message: "Failed to load categories. Please try again." },
     });
     expect(logger.error).toHaveBeenCalledOnce();
-    expect(logger.error.mock.calls[0]?.[0]).toMatchObject({ code: "READ_FAILED" });
+    expect(logger.error.mock.calls[0]?.[0]).toMatchObject({ code: "DATABASE_UNAVAILABLE" });
   });
 
   it("a post answers 503 'Failed to load post. Please try again.'", async () => {
     const context = createRouteTestContext({ posts: { getPublicPost: readFailed } }, null).context;
     expect(
-      await settle(() => postLoader(routeArgs(new Request("http://localhost/blog/abc"), context, { id: "abc" }))),
+      await settle(() => postLoader(routeArgs(new Request("http://localhost/blog/abc"), context, { slug: "abc" }))),
     ).toMatchObject({
       status: 503,
       body: { message: "Failed to load post. Please try again." },
@@ -60,7 +62,7 @@ describe("search", () => {
         posts: {
           listPublishedPosts: async (query?: string) => {
             queries.push(query);
-            return [];
+            return { items: [], total: 0, page: 1, pageSize: POSTS_PER_PAGE };
           },
         },
       },
@@ -85,11 +87,37 @@ describe("search", () => {
   });
 });
 
+describe("public lists", () => {
+  it("hold as many posts a page as the site's posts-per-page setting says", async () => {
+    const emptyPage = (_first: unknown, page: number, pageSize: number) =>
+      Promise.resolve({ items: [], total: 0, page, pageSize });
+    const listPublishedPosts = vi.fn(emptyPage);
+    const listCategoryPosts = vi.fn(emptyPage);
+    const { context } = createRouteTestContext({ posts: { listPublishedPosts, listCategoryPosts } }, null);
+    const app = context.get(appContext);
+    context.set(appContext, { ...app, site: { ...app.site, postsPerPage: 7 } });
+
+    const blog = await settle(() => blogLoader(routeArgs(new Request("http://localhost/blog"), context, {})));
+    const search = await settle(() => blogLoader(routeArgs(new Request("http://localhost/search?q=go"), context, {})));
+    const category = await settle(() =>
+      categoryLoader(routeArgs(new Request("http://localhost/category/design"), context, { category: "design" })),
+    );
+    expect(listPublishedPosts.mock.calls).toEqual([
+      [undefined, 1, 7],
+      ["go", 1, 7],
+    ]);
+    expect(listCategoryPosts.mock.calls).toEqual([["Design", 1, 7]]);
+    for (const outcome of [blog, search, category]) {
+      expect(outcome.body).toMatchObject({ page: { page: 1, pageSize: 7 } });
+    }
+  });
+});
+
 describe("post ids", () => {
   it("answers 400 'Post ID is missing' for a blank id without asking the service", async () => {
     const context = createRouteTestContext({ posts: {} }, null).context;
     expect(
-      await settle(() => postLoader(routeArgs(new Request("http://localhost/blog/%20"), context, { id: " " }))),
+      await settle(() => postLoader(routeArgs(new Request("http://localhost/blog/%20"), context, { slug: " " }))),
     ).toMatchObject({
       status: 400,
       body: { message: "Post ID is missing" },

@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { createRouteTestContext, postForm, routeArgs } from "../../../tests/support/route-context.ts";
-import { DomainError, RateLimitedError } from "../../../server/errors.ts";
+import { DatabaseUnavailableError, DomainError, RateLimitedError } from "#domain/errors.ts";
 import { action } from "./login";
 
 type ActionArgs = Parameters<typeof action>[0];
 
-function servicesFor(signIn: () => Promise<unknown>) {
+function servicesFor(beginSignIn: () => Promise<unknown>) {
   return {
-    auth: { signIn: vi.fn(signIn) },
+    auth: { beginSignIn: vi.fn(beginSignIn) },
     loginThrottle: { guardSignIn: vi.fn((_attempt: unknown, attempt: () => Promise<unknown>) => attempt()) },
   };
 }
@@ -26,25 +26,28 @@ describe("the login action", () => {
       { email: "ada@example.com", password: "   " },
     ]) {
       const { result } = await submit(services, fields);
-      expect(result).toMatchObject({ data: { error: "Please enter both email and password" }, init: { status: 400 } });
+      expect(result).toMatchObject({
+        data: { formError: "Please enter both email and password" },
+        init: { status: 400 },
+      });
     }
-    expect(services.auth.signIn).not.toHaveBeenCalled();
+    expect(services.auth.beginSignIn).not.toHaveBeenCalled();
   });
 
   it("answers wrong credentials with the one message, keeping the email but never the password", async () => {
     const services = servicesFor(() => Promise.reject(new DomainError("INVALID_CREDENTIALS", "no")));
     const { result } = await submit(services, { email: "ada@example.com", password: "wrong password" });
     expect(result).toMatchObject({
-      data: { error: "Invalid email or password", email: "ada@example.com" },
+      data: { formError: "Invalid email or password", values: { email: "ada@example.com" } },
       init: { status: 401 },
     });
     expect(JSON.stringify(result)).not.toContain("wrong password");
   });
 
   it("says 'An error occurred during login' when anything else fails, and logs it", async () => {
-    const services = servicesFor(() => Promise.reject(new DomainError("READ_FAILED", "Database read failed")));
+    const services = servicesFor(() => Promise.reject(new DatabaseUnavailableError()));
     const { result, logger } = await submit(services, { email: "ada@example.com", password: "right password" });
-    expect(result).toMatchObject({ data: { error: "An error occurred during login" }, init: { status: 503 } });
+    expect(result).toMatchObject({ data: { formError: "An error occurred during login" }, init: { status: 503 } });
     expect(logger.error).toHaveBeenCalledOnce();
   });
 
@@ -52,7 +55,7 @@ describe("the login action", () => {
     const services = servicesFor(() => Promise.reject(new RateLimitedError(900)));
     const { result } = await submit(services, { email: "ada@example.com", password: "right password" });
     expect(result).toMatchObject({
-      data: { error: "Too many failed sign-in attempts. Please try again in 15 minutes." },
+      data: { formError: "Too many failed sign-in attempts. Please try again in 15 minutes." },
       init: { status: 429, headers: { "Retry-After": "900" } },
     });
   });
@@ -60,11 +63,14 @@ describe("the login action", () => {
   it("rejects overlong input with a clear message", async () => {
     const services = servicesFor(() => Promise.reject(new Error("not called")));
     const { result } = await submit(services, { email: "ada@example.com", password: "x".repeat(257) });
-    expect(result).toMatchObject({ data: { error: "Password must be at most 256 characters" }, init: { status: 400 } });
+    expect(result).toMatchObject({
+      data: { formError: "Password must be at most 256 characters" },
+      init: { status: 400 },
+    });
   });
 
   it("sets the session cookie and goes to the page first asked for, never off-site", async () => {
-    const services = servicesFor(() => Promise.resolve({ token: "session-token", user: {} }));
+    const services = servicesFor(() => Promise.resolve({ kind: "session", token: "session-token", user: {} }));
     const { result } = await submit(services, {
       email: " ada@example.com ",
       password: "right password",
@@ -73,10 +79,11 @@ describe("the login action", () => {
     expect(result).toBeInstanceOf(Response);
     const response = result as Response;
     expect(response.headers.get("Location")).toBe("/admin/posts?q=go");
-    expect(response.headers.get("Set-Cookie")).toMatch(
-      /^blog_session=.+; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/,
-    );
-    expect(services.auth.signIn).toHaveBeenCalledWith("ada@example.com", "right password");
+    const [session, device] = response.headers.getSetCookie();
+    expect(session).toMatch(/^blog_session=.+; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/);
+    // The browser is known from now on: another's failures for this email no longer lock it out.
+    expect(device).toMatch(/^blog_device=.+; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(services.auth.beginSignIn).toHaveBeenCalledWith("ada@example.com", "right password", { userAgent: "" });
 
     const { result: offSite } = await submit(services, {
       email: "ada@example.com",

@@ -1,17 +1,18 @@
 import { useEffect, useRef } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
-import { appContext, userContext } from "~/context";
-import { safeRedirectPath, SESSION_COOKIE_MAX_AGE_SECONDS } from "~/lib/auth.server";
-import { formText } from "~/lib/forms";
-import {
-  EMAIL_MAX,
-  INVALID_CREDENTIALS_MESSAGE,
-  LOGIN_FAILED_MESSAGE,
-  loginSchema,
-  PASSWORD_MAX,
-} from "~/schemas/login";
-import { isDomainError, RateLimitedError } from "../../../server/errors.ts";
+import { Form, redirect, useNavigation } from "react-router";
+import { Field, FormError } from "~/components/ui/field";
+import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { knownDeviceFor, safeRedirectPath, signedInCookies } from "~/lib/auth.server";
+import { useValidatedForm } from "~/lib/forms";
+import { formFailure, parseSubmission } from "~/lib/forms.server";
+import { describeDomainError } from "~/lib/route-errors.server";
+import { EMAIL_MAX, INVALID_CREDENTIALS_MESSAGE, LOGIN_FAILED_MESSAGE, loginForm } from "#domain/account.ts";
+import { formText } from "#domain/forms.ts";
+import { appContext, userContext } from "#server/request-context.ts";
+import { PasswordInput } from "~/components/ui/password-input";
 import type { Route } from "./+types/login";
+
+const FORM_ERROR_ID = "login-error";
 
 function tooManyAttemptsMessage(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
@@ -33,46 +34,56 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { services, sessionCookie, logger, clientAddress } = context.get(appContext);
-  const formData = await request.formData();
-  const redirectTo = safeRedirectPath(formData.get("redirectTo"));
-  const email = formText(formData, "email").trim().slice(0, EMAIL_MAX);
-  const parsed = loginSchema.safeParse({
-    email: formText(formData, "email"),
-    password: formText(formData, "password"),
-  });
-  if (!parsed.success) {
-    return data({ error: parsed.error.issues[0]?.message ?? LOGIN_FAILED_MESSAGE, email }, { status: 400 });
+  const { services, twoFactorCookie, clientAddress } = context.get(appContext);
+  const submission = await parseSubmission(request, loginForm);
+  // The password never comes back to the page.
+  if (!submission.ok) {
+    const { values, errors } = submission.response.data;
+    const email = values.email.trim().slice(0, EMAIL_MAX);
+    return formFailure({ email }, { errors, formError: Object.values(errors)[0] ?? LOGIN_FAILED_MESSAGE }, 400);
   }
+  const { input, formData } = submission;
+  const redirectTo = safeRedirectPath(formText(formData, "redirectTo"));
+  const values = { email: input.email.slice(0, EMAIL_MAX) };
 
   try {
-    const { token } = await services.loginThrottle.guardSignIn({ email: parsed.data.email, clientAddress }, () =>
-      services.auth.signIn(parsed.data.email, parsed.data.password),
+    const attempt = {
+      email: input.email,
+      clientAddress,
+      knownDevice: await knownDeviceFor(request, context, input.email),
+    };
+    const step = await services.loginThrottle.guardSignIn(attempt, () =>
+      services.auth.beginSignIn(input.email, input.password, { userAgent: request.headers.get("User-Agent") ?? "" }),
     );
-    const cookie = await sessionCookie.serialize(token, { maxAge: SESSION_COOKIE_MAX_AGE_SECONDS });
-    return redirect(redirectTo, { headers: { "Set-Cookie": cookie } });
+    if (step.kind === "two-factor") {
+      const next = `/login/code?${new URLSearchParams({ redirectTo })}`;
+      return redirect(next, { headers: { "Set-Cookie": await twoFactorCookie.issue(step.challenge) } });
+    }
+    return redirect(redirectTo, { headers: await signedInCookies(context, step.token, input.email) });
   } catch (error) {
-    if (error instanceof RateLimitedError) {
-      return data(
-        { error: tooManyAttemptsMessage(error.retryAfterSeconds), email },
-        { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },
-      );
-    }
-    if (isDomainError(error, "INVALID_CREDENTIALS")) {
-      return data({ error: INVALID_CREDENTIALS_MESSAGE, email }, { status: 401 });
-    }
-    logger.error({ err: error }, "sign-in failed");
-    return data({ error: LOGIN_FAILED_MESSAGE, email }, { status: 503 });
+    const failure = describeDomainError(error, context, {
+      INVALID_CREDENTIALS: INVALID_CREDENTIALS_MESSAGE,
+      DATABASE_UNAVAILABLE: LOGIN_FAILED_MESSAGE,
+    });
+    const formError =
+      failure.status === 429 ? tooManyAttemptsMessage(Number(failure.headers["Retry-After"])) : failure.message;
+    return formFailure(values, { formError }, failure.status, failure.headers);
   }
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const signingIn = navigation.state === "submitting" && navigation.formAction?.startsWith("/login") === true;
+  const form = useValidatedForm(loginForm, { id: "login", result: actionData });
+  // The spec has one message for the whole form ("Please enter both email and password").
+  const message = form.formError ?? Object.values(form.errors)[0];
   const passwordRef = useRef<HTMLInputElement>(null);
-  // A refused password is cleared, as the server never sends it back.
+  const submittedPassword = useRef<string | undefined>(undefined);
+  // A refused password is cleared, as the server never sends it back; one typed again while
+  // the answer was on its way is kept.
   useEffect(() => {
-    if (actionData?.error && passwordRef.current) passwordRef.current.value = "";
+    const field = passwordRef.current;
+    if (actionData?.formError && field && field.value === submittedPassword.current) field.value = "";
   }, [actionData]);
   return (
     <div className="mx-auto w-full max-w-md py-8 sm:py-12">
@@ -81,51 +92,48 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900">
         <h1 className="text-2xl font-bold tracking-tight">Admin Login</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Sign in to manage your blog.</p>
-        {/* noValidate: the spec's own messages, from the server, rather than the browser's tooltips */}
-        <Form method="post" noValidate className="mt-6 space-y-5">
+        <Form
+          method="post"
+          {...form.props}
+          onSubmitCapture={() => {
+            submittedPassword.current = passwordRef.current?.value;
+          }}
+          className="mt-6 space-y-5"
+        >
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-          {actionData?.error ? (
-            <p
-              role="alert"
-              className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
-            >
-              {actionData.error}
-            </p>
-          ) : null}
-          <div>
-            <label htmlFor="login-email" className="block text-sm font-medium">
-              Email
-            </label>
-            <input
-              id="login-email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              inputMode="email"
-              maxLength={EMAIL_MAX}
-              defaultValue={actionData?.email ?? ""}
-              className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base shadow-sm focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500 focus:outline-none dark:border-slate-700 dark:bg-slate-950"
-            />
-          </div>
-          <div>
-            <label htmlFor="login-password" className="block text-sm font-medium">
-              Password
-            </label>
-            <input
-              ref={passwordRef}
-              id="login-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              maxLength={PASSWORD_MAX}
-              className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base shadow-sm focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500 focus:outline-none dark:border-slate-700 dark:bg-slate-950"
-            />
-          </div>
-          <button
-            type="submit"
-            disabled={signingIn}
-            className="w-full rounded-md bg-indigo-600 px-4 py-2 font-semibold text-white hover:bg-indigo-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 focus-visible:outline-none disabled:opacity-70 dark:focus-visible:ring-offset-slate-900"
+          <FormError id={FORM_ERROR_ID} message={message} />
+          <Field
+            id={form.field("email").id}
+            error={undefined}
+            onEdit={form.field("email").onEdit}
+            describedBy={form.errors.email || form.formError ? FORM_ERROR_ID : undefined}
+            label="Email"
           >
+            {(control) => (
+              <input
+                {...control}
+                name="email"
+                type="email"
+                autoComplete="username"
+                inputMode="email"
+                maxLength={EMAIL_MAX}
+                defaultValue={actionData?.values.email ?? ""}
+                className={inputStyles}
+              />
+            )}
+          </Field>
+          <Field
+            id={form.field("password").id}
+            error={undefined}
+            onEdit={form.field("password").onEdit}
+            describedBy={form.errors.password || form.formError ? FORM_ERROR_ID : undefined}
+            label="Password"
+          >
+            {(control) => (
+              <PasswordInput {...control} ref={passwordRef} name="password" autoComplete="current-password" />
+            )}
+          </Field>
+          <button type="submit" disabled={signingIn} className={`${buttonStyles.primary} w-full`}>
             {signingIn ? "Signing in…" : "Sign in"}
           </button>
         </Form>

@@ -1,13 +1,16 @@
 import { data, Link, useNavigate } from "react-router";
 import { buttonStyles } from "~/components/ui/styles";
-import { pageMeta } from "~/lib/meta";
+import { NOINDEX, pageMeta, withSite } from "~/lib/meta";
 import type { Route } from "./+types/not-found";
 
 export function loader() {
   return data(null, { status: 404 });
 }
 
-export const meta: Route.MetaFunction = () => pageMeta("Page Not Found", "There is no page at this address.");
+export const meta: Route.MetaFunction = withSite(() => [
+  ...pageMeta("Page Not Found", "There is no page at this address."),
+  NOINDEX,
+]);
 
 export default function NotFound() {
   const navigate = useNavigate();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError, RateLimitedError } from "../../../server/errors.ts";
+import { DatabaseUnavailableError, DomainError, RateLimitedError } from "#domain/errors.ts";
 import { action } from "./post";
 import { createRouteTestContext, routeArgs, settle } from "../../../tests/support/route-context.ts";
 
@@ -10,7 +10,9 @@ function postComment(fields: Record<string, string>, addComment: (...args: never
     "198.51.100.4",
   ).context;
   const init = { method: "POST", body: new URLSearchParams(fields) };
-  return settle(() => action(routeArgs(new Request("http://localhost/blog/post-1", init), context, { id: "post-1" })));
+  return settle(() =>
+    action(routeArgs(new Request("http://localhost/blog/post-1", init), context, { slug: "post-1" })),
+  );
 }
 
 const neverCalled = async () => {
@@ -22,7 +24,7 @@ describe("adding a comment", () => {
     const calls: unknown[][] = [];
     const outcome = await postComment({ author: "  Ann  ", content: "\n Hello \n" }, async (...args: unknown[]) => {
       calls.push(args);
-      return { id: "c1" };
+      return { id: "c1", postSlug: "post-1" };
     });
     expect(calls).toEqual([["post-1", { author: "Ann", content: "Hello" }, { clientAddress: "198.51.100.4" }]]);
     expect(outcome.status).toBe(303);
@@ -34,7 +36,7 @@ describe("adding a comment", () => {
     const lines = `${"x".repeat(99)}\r\n`.repeat(50);
     const outcome = await postComment({ author: "Ann", content: lines }, async (...args: unknown[]) => {
       contents.push((args[1] as { content: string }).content);
-      return { id: "c2" };
+      return { id: "c2", postSlug: "post-1" };
     });
     expect(outcome.status).toBe(303);
     expect(contents[0]).toHaveLength(5000 - 1);
@@ -67,7 +69,7 @@ describe("adding a comment", () => {
 
   it("answers 503 'Failed to add comment. Please try again.' when the write fails", async () => {
     const outcome = await postComment({ author: "Ann", content: "Hi" }, () =>
-      Promise.reject(new DomainError("WRITE_FAILED", "Database write failed")),
+      Promise.reject(new DatabaseUnavailableError()),
     );
     expect(outcome).toMatchObject({
       status: 503,

@@ -1,108 +1,153 @@
-import { data, Link, redirect } from "react-router";
-import { CategoryBadge } from "~/components/site/category-badge";
-import { type CommentFormResult, readCommentForm } from "~/components/site/comment-form";
+import { createContext, data, Link, redirect } from "react-router";
+import { COMMENTS_CLOSED_MESSAGE, HONEYPOT_FIELD } from "~/components/site/comment-form";
 import { CommentSection } from "~/components/site/comment-section";
 import { ErrorPanel } from "~/components/site/error-panel";
-import { PostByline } from "~/components/site/post-byline";
 import { PostCard } from "~/components/site/post-card";
-import { TagList } from "~/components/site/tag-list";
-import { CoverImage } from "~/components/ui/cover-image";
 import { ArrowLeftIcon } from "~/components/ui/icons";
 import { buttonStyles } from "~/components/ui/styles";
-import { appContext } from "~/context";
-import { categoryPath } from "~/lib/categories";
-import { collectFieldErrors } from "~/lib/forms";
-import { errorMeta, pageMeta } from "~/lib/meta";
+import { postTag } from "#server/services/content-changes.ts";
+import { formFailure, parseSubmission } from "~/lib/forms.server";
+import { readPendingCommentIds, rememberPendingComment } from "~/lib/pending-comments.server";
+import { blogPostingJsonLd, categoryCrumbs, errorMeta, seoMeta, siteUrlFrom, withSite } from "~/lib/meta";
 import { postPath, toPostCardData } from "~/lib/post-card-data";
+import { requestedPage, requireExistingPage } from "~/lib/pagination.server";
+import { absoluteUrl } from "~/lib/site-urls";
 import { describeDomainError, type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
-import { COMMENT_AUTHOR_MAX, COMMENT_CONTENT_MAX, commentSchema } from "~/schemas/comment";
+import { categoryPath } from "#domain/categories.ts";
+import { COMMENT_AUTHOR_MAX, COMMENT_CONTENT_MAX, commentForm } from "#domain/comment.ts";
+import { formText } from "#domain/forms.ts";
+import { isPostId } from "#domain/post.ts";
+import { appContext } from "#server/request-context.ts";
+import { PostArticleBody } from "~/components/site/post-article-body";
 import type { Route } from "./+types/post";
 
 /** Room for the longest valid comment even when every character is percent-encoded UTF-8. */
 const COMMENT_REQUEST_MAX_BYTES = (COMMENT_AUTHOR_MAX + COMMENT_CONTENT_MAX) * 12 + 1024;
 
-/** A blank id (e.g. /blog/%20) names no post at all: a bad request rather than a missing post. */
-function requirePostId(id: string): string {
-  if (id.trim() === "") throw data<RouteErrorData>({ message: "Post ID is missing" }, { status: 400 });
-  return id;
+/**
+ * A blank address (e.g. /blog/%20) names no post at all: a bad request rather than a missing
+ * post. Anything that cannot be a slug or an id is answered without asking the database.
+ */
+function requirePostAddress(address: string): string {
+  if (address.trim() === "") throw data<RouteErrorData>({ message: "Post ID is missing" }, { status: 400 });
+  if (!isPostId(address)) throw data<RouteErrorData>({ message: "Post not found" }, { status: 404 });
+  return address;
 }
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const id = requirePostId(params.id);
+/**
+ * Whether the request is a visit rather than a comment being posted. React Router hands the
+ * loader a GET even after an action, so the request's own method is read here, first.
+ */
+const isVisitContext = createContext<boolean>(true);
+
+export const middleware: Route.MiddlewareFunction[] = [
+  ({ request, context }) => {
+    context.set(isVisitContext, request.method === "GET" || request.method === "HEAD");
+  },
+];
+
+/** `/blog/{slug}` is the post's one address; its id and former slugs answer 301 to it. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const address = requirePostAddress(params.slug);
+  const { services, pendingCommentsCookie, tagPage } = context.get(appContext);
+  const commentPage = requestedPage(request);
+  const loadFailed = { DATABASE_UNAVAILABLE: "Failed to load post. Please try again." };
+  let found;
   try {
-    const { post, comments, related } = await context.get(appContext).services.posts.getPublicPost(id);
-    return {
-      post: { ...toPostCardData(post), content: post.content },
-      comments,
-      related: related.map(toPostCardData),
-    };
+    found = await services.posts.getPublicPost(address, commentPage);
   } catch (error) {
-    throwAsRouteError(error, context, { READ_FAILED: "Failed to load post. Please try again." });
+    throwAsRouteError(error, context, loadFailed);
   }
+  const { post, comments, related } = found;
+  // After a comment posted to an old address fails validation, the page answers there with
+  // the form's errors; a redirect would lose them.
+  if (post.slug !== address && context.get(isVisitContext)) throw redirect(postPath(post.slug), 301);
+  requireExistingPage(comments);
+  let thread;
+  try {
+    thread = await services.comments.describeThread(post, await readPendingCommentIds(request, pendingCommentsCookie));
+  } catch (error) {
+    throwAsRouteError(error, context, loadFailed);
+  }
+  tagPage([postTag(post.id), ...related.map((relatedPost) => postTag(relatedPost.id))]);
+  return {
+    post: { ...toPostCardData(post), contentHtml: post.contentHtml, updatedAt: post.updatedAt },
+    comments,
+    awaitingModeration: thread.awaitingModeration,
+    commentsOpen: thread.open,
+    related: related.map(toPostCardData),
+  };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const id = requirePostId(params.id);
-  const { services, clientAddress } = context.get(appContext);
+  const address = requirePostAddress(params.slug);
+  const { services, clientAddress, pendingCommentsCookie } = context.get(appContext);
   if (Number(request.headers.get("Content-Length") ?? 0) > COMMENT_REQUEST_MAX_BYTES) {
-    return data<CommentFormResult>(
-      {
-        values: { author: "", content: "" },
-        errors: {},
-        formError: `Your comment is too long: comments can be at most ${COMMENT_CONTENT_MAX.toLocaleString("en-US")} characters.`,
-      },
-      { status: 413 },
-    );
+    const formError = `Your comment is too long: comments can be at most ${COMMENT_CONTENT_MAX.toLocaleString("en-US")} characters.`;
+    return formFailure({ author: "", content: "" }, { formError }, 413);
   }
-  const values = readCommentForm(await request.formData());
-  const parsed = commentSchema.safeParse(values);
-  if (!parsed.success) {
-    return data<CommentFormResult>({ values, errors: collectFieldErrors(parsed.error) }, { status: 400 });
-  }
-  let commentId: string;
+  const submission = await parseSubmission(request, commentForm);
+  if (!submission.ok) return submission.response;
+  let comment: { id: string; status: string; postSlug: string };
   try {
-    commentId = (await services.comments.addComment(id, parsed.data, { clientAddress })).id;
+    comment = await services.comments.addComment(address, submission.input, {
+      clientAddress,
+      honeypot: formText(submission.formData, HONEYPOT_FIELD) || undefined,
+    });
   } catch (error) {
     const failure = describeDomainError(error, context, {
-      READ_FAILED: "Failed to add comment. Please try again.",
-      WRITE_FAILED: "Failed to add comment. Please try again.",
+      DATABASE_UNAVAILABLE: "Failed to add comment. Please try again.",
       RATE_LIMITED: "You are commenting too often. Please wait a few minutes and try again.",
+      COMMENT_FLOOD: "You are posting comments too quickly. Please wait a few seconds and try again.",
+      DUPLICATE_COMMENT: "You have already posted this comment.",
+      COMMENT_REFUSED: "Your comment was not posted: the field “Leave this field empty” must stay empty.",
+      COMMENTS_CLOSED: COMMENTS_CLOSED_MESSAGE,
     });
     if (failure.status === 404) throwAsRouteError(error, context);
-    return data<CommentFormResult>(
-      { values, errors: {}, formError: failure.message },
-      { status: failure.status, headers: failure.headers },
-    );
+    return formFailure(submission.values, { formError: failure.message }, failure.status, failure.headers);
   }
   // Post/redirect/get: a reload never posts the comment twice, and the page lands on it.
-  return redirect(`${postPath(id)}#comment-${commentId}`, 303);
+  // A held comment is remembered in the visitor's own cookie, so they, and only they, still see it.
+  const headers: HeadersInit =
+    comment.status === "pending"
+      ? { "Set-Cookie": await rememberPendingComment(request, pendingCommentsCookie, comment.id) }
+      : {};
+  return redirect(`${postPath(comment.postSlug)}#comment-${comment.id}`, { status: 303, headers });
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, error }) =>
-  error || !loaderData ? errorMeta(error) : pageMeta(loaderData.post.title, loaderData.post.excerpt);
+/** A refused comment's answer keeps its headers (Retry-After) on the page the browser gets back. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders;
+}
+
+export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, location }) => {
+  if (error || !loaderData) return errorMeta(error);
+  const { post } = loaderData;
+  const siteUrl = siteUrlFrom(matches);
+  return seoMeta({
+    title: post.title,
+    description: post.excerpt,
+    matches,
+    location,
+    image: post.coverImage,
+    article: {
+      publishedTime: post.createdAt,
+      modifiedTime: post.updatedAt,
+      author: post.author,
+      section: post.category,
+      tags: post.tags,
+    },
+    breadcrumbs: [...categoryCrumbs(post.category), { name: post.title, path: postPath(post.slug) }],
+    jsonLd: [blogPostingJsonLd(siteUrl, post, absoluteUrl(siteUrl, postPath(post.slug)))],
+  });
+});
 
 export default function Post({ loaderData, actionData }: Route.ComponentProps) {
-  const { post, comments, related } = loaderData;
+  const { post, comments, awaitingModeration, commentsOpen, related } = loaderData;
   return (
     <div className="space-y-16">
       <article className="mx-auto max-w-3xl space-y-8">
-        <CoverImage
-          src={post.coverImage}
-          alt=""
-          fallbackText="Image Not Found"
-          loading="eager"
-          className="aspect-[40/21] w-full rounded-2xl"
-        />
-        <header className="space-y-4">
-          <CategoryBadge category={post.category} />
-          <h1 className="font-serif text-3xl leading-tight font-bold text-slate-900 sm:text-5xl dark:text-white">
-            {post.title}
-          </h1>
-          <PostByline author={post.author} createdAt={post.createdAt} className="text-base" />
-        </header>
-        {/* Sanitised on the server (server/html.ts) before it leaves the post service. */}
-        <div className="post-content" dangerouslySetInnerHTML={{ __html: post.content }} />
-        <TagList tags={post.tags} />
+        <PostArticleBody post={post} />
         <nav
           aria-label="More posts"
           className="flex flex-wrap gap-3 border-t border-slate-200 pt-6 dark:border-slate-800"
@@ -118,7 +163,13 @@ export default function Post({ loaderData, actionData }: Route.ComponentProps) {
       </article>
 
       <div className="mx-auto max-w-3xl">
-        <CommentSection comments={comments} action={postPath(post.id)} result={actionData} />
+        <CommentSection
+          comments={comments}
+          awaitingModeration={awaitingModeration}
+          open={commentsOpen}
+          action={postPath(post.slug)}
+          result={actionData}
+        />
       </div>
 
       {related.length > 0 ? (

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { PolicyPage } from "~/components/site/policy-page";
-import { pageMeta } from "~/lib/meta";
+import { seoMeta, withSite } from "~/lib/meta";
 import type { Route } from "./+types/privacy";
 
 /** SPEC §2: the policy pages show today's date as the last-updated date. */
@@ -8,8 +8,14 @@ export function loader() {
   return { lastUpdated: new Date().toISOString() };
 }
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta("Privacy Policy", "What Inkwell stores about visitors, and why.");
+export const meta: Route.MetaFunction = withSite(({ matches, location }) =>
+  seoMeta({
+    title: "Privacy Policy",
+    description: "What Inkwell stores about visitors, and why.",
+    matches,
+    location,
+  }),
+);
 
 export default function Privacy({ loaderData }: Route.ComponentProps) {
   return (

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { PolicyPage } from "~/components/site/policy-page";
-import { pageMeta } from "~/lib/meta";
+import { seoMeta, withSite } from "~/lib/meta";
 import type { Route } from "./+types/terms";
 
 /** SPEC §2: the policy pages show today's date as the last-updated date. */
@@ -8,8 +8,14 @@ export function loader() {
   return { lastUpdated: new Date().toISOString() };
 }
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta("Terms of Service", "The rules for reading and commenting on Inkwell.");
+export const meta: Route.MetaFunction = withSite(({ matches, location }) =>
+  seoMeta({
+    title: "Terms of Service",
+    description: "The rules for reading and commenting on Inkwell.",
+    matches,
+    location,
+  }),
+);
 
 export default function Terms({ loaderData }: Route.ComponentProps) {
   return (

@@ -1,0 +1,235 @@
+import { type ClipboardEvent, type KeyboardEvent, useCallback, useRef, useState } from "react";
+import type { ControlProps } from "~/components/ui/field";
+import { inputStyles } from "~/components/ui/styles";
+import { useHydrated } from "~/lib/use-hydrated";
+import type { PostFormat } from "#domain/post.ts";
+import {
+  continueList,
+  countWords,
+  insertImage,
+  insertLink,
+  prefixLines,
+  type TextEdit,
+  type TextState,
+  wrapSelection,
+} from "./markdown-commands";
+import { AUTOSAVE_STATUS_TEXT, useAutosave } from "./use-autosave";
+import { usePreview } from "./use-preview";
+
+interface ContentEditorProps {
+  control: ControlProps;
+  defaultValue: string;
+  format: PostFormat;
+  /** The post being edited; autosave needs it (a new post is autosaved once it exists). */
+  postId: string | undefined;
+}
+
+type Command = { label: string; shortcut?: string; symbol: string; run: (state: TextState) => TextEdit | undefined };
+
+function imageCommand(state: TextState): TextEdit | undefined {
+  const url = window.prompt("Image address (https://…)")?.trim();
+  return url && /^https?:\/\//.test(url) ? insertImage(state, url) : undefined;
+}
+
+const COMMANDS: Command[] = [
+  { label: "Bold", shortcut: "b", symbol: "B", run: (state) => wrapSelection(state, "**", "bold text") },
+  { label: "Italic", shortcut: "i", symbol: "I", run: (state) => wrapSelection(state, "_", "italic text") },
+  { label: "Heading", symbol: "H", run: (state) => prefixLines(state, "## ") },
+  { label: "Link", shortcut: "k", symbol: "Link", run: insertLink },
+  { label: "Quote", symbol: "❝", run: (state) => prefixLines(state, "> ") },
+  { label: "Code", symbol: "</>", run: (state) => wrapSelection(state, "`", "code") },
+  { label: "List", symbol: "•", run: (state) => prefixLines(state, "- ") },
+  { label: "Image by URL", symbol: "Image", run: imageCommand },
+];
+
+/** Replaces text the way typing would, so the browser's undo still works. */
+function applyEdit(textarea: HTMLTextAreaElement, edit: TextEdit) {
+  textarea.focus();
+  textarea.setSelectionRange(edit.from, edit.to);
+  // execCommand keeps the native undo stack; setRangeText is the fallback where it is unavailable.
+  const inserted =
+    edit.insert === "" ? document.execCommand("delete") : document.execCommand("insertText", false, edit.insert);
+  if (!inserted) {
+    textarea.setRangeText(edit.insert, edit.from, edit.to, "end");
+    textarea.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  textarea.setSelectionRange(edit.selectStart, edit.selectEnd);
+}
+
+const textState = (textarea: HTMLTextAreaElement): TextState => ({
+  value: textarea.value,
+  start: textarea.selectionStart,
+  end: textarea.selectionEnd,
+});
+
+const isMac = () => typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
+
+/**
+ * The body's editor: a plain textarea that saves without JavaScript; with it, a Markdown
+ * toolbar and shortcuts, list continuation, HTML pasted as Markdown, a live preview from
+ * the server's own pipeline (beside the text on wide screens, in a tab on narrow ones),
+ * a word count and autosave.
+ */
+export function ContentEditor({ control, defaultValue, format, postId }: ContentEditorProps) {
+  const hydrated = useHydrated();
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const [form, setForm] = useState<HTMLFormElement | null>(null);
+  const [content, setContent] = useState(defaultValue);
+  const [tab, setTab] = useState<"write" | "preview">("write");
+  const autosave = useAutosave(form, postId);
+  const preview = usePreview(content, format, hydrated);
+  const markdown = format === "markdown";
+  const modifier = hydrated && isMac() ? "⌘" : "Ctrl+";
+
+  // Stable, so React calls it only when the textarea mounts and unmounts.
+  const attachTextarea = useCallback((element: HTMLTextAreaElement | null) => {
+    textareaRef.current = element;
+    setForm(element?.form ?? null);
+  }, []);
+
+  const run = (command: Command) => {
+    const textarea = textareaRef.current;
+    if (!textarea) return;
+    const edit = command.run(textState(textarea));
+    if (edit) applyEdit(textarea, edit);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (!markdown || event.nativeEvent.isComposing) return;
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey) {
+      const command = COMMANDS.find((candidate) => candidate.shortcut === event.key.toLowerCase());
+      if (command) {
+        event.preventDefault();
+        run(command);
+      }
+      return;
+    }
+    if (event.key === "Enter" && !event.shiftKey && !event.altKey) {
+      const edit = continueList(textState(event.currentTarget));
+      if (edit) {
+        event.preventDefault();
+        applyEdit(event.currentTarget, edit);
+      }
+    }
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const html = event.clipboardData.getData("text/html");
+    if (!markdown || !html) return;
+    event.preventDefault();
+    const textarea = event.currentTarget;
+    const state = textState(textarea);
+    void import("turndown").then(({ default: TurndownService }) => {
+      const converted = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" })
+        .remove(["script", "style"])
+        .turndown(html);
+      const end = state.start + converted.length;
+      applyEdit(textarea, { from: state.start, to: state.end, insert: converted, selectStart: end, selectEnd: end });
+    });
+  };
+
+  const words = countWords(content);
+
+  return (
+    <div>
+      {hydrated ? (
+        <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+          {markdown ? (
+            <div
+              role="toolbar"
+              aria-label="Markdown toolbar"
+              aria-controls={control.id}
+              className="flex flex-wrap gap-1"
+            >
+              {COMMANDS.map((command) => (
+                <button
+                  key={command.label}
+                  type="button"
+                  onClick={() => run(command)}
+                  aria-label={command.label}
+                  title={
+                    command.shortcut ? `${command.label} (${modifier}${command.shortcut.toUpperCase()})` : command.label
+                  }
+                  aria-keyshortcuts={
+                    command.shortcut
+                      ? `Control+${command.shortcut.toUpperCase()} Meta+${command.shortcut.toUpperCase()}`
+                      : undefined
+                  }
+                  className="min-w-9 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-semibold text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+                >
+                  {command.symbol}
+                </button>
+              ))}
+            </div>
+          ) : (
+            <span />
+          )}
+          <div role="tablist" aria-label="Editor view" className="flex gap-1 lg:hidden">
+            {(["write", "preview"] as const).map((name) => (
+              <button
+                key={name}
+                type="button"
+                role="tab"
+                id={`${control.id}-tab-${name}`}
+                aria-selected={tab === name}
+                aria-controls={`${control.id}-panel-${name}`}
+                onClick={() => setTab(name)}
+                className={`rounded-md px-3 py-1 text-sm font-semibold ${
+                  tab === name
+                    ? "bg-indigo-700 text-white dark:bg-indigo-300 dark:text-slate-950"
+                    : "text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800"
+                }`}
+              >
+                {name === "write" ? "Write" : "Preview"}
+              </button>
+            ))}
+          </div>
+        </div>
+      ) : null}
+      <div className={hydrated ? "grid gap-4 lg:grid-cols-2" : undefined}>
+        <div id={`${control.id}-panel-write`} className={tab === "preview" ? "hidden lg:block" : undefined}>
+          <textarea
+            {...control}
+            ref={attachTextarea}
+            name="content"
+            rows={12}
+            defaultValue={defaultValue}
+            onChange={(event) => {
+              setContent(event.currentTarget.value);
+              control.onChange();
+            }}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+            className={`${inputStyles} h-full font-mono`}
+          />
+        </div>
+        {hydrated ? (
+          <section
+            id={`${control.id}-panel-preview`}
+            aria-label="Preview"
+            className={`max-h-[32rem] min-h-40 overflow-y-auto rounded-lg border border-slate-300 p-4 dark:border-slate-600 ${
+              tab === "write" ? "hidden lg:block" : ""
+            }`}
+            tabIndex={0}
+          >
+            {preview?.failed ? (
+              <p className="mb-2 text-sm text-red-700 dark:text-red-300">The preview could not be updated.</p>
+            ) : null}
+            <div className="post-content" dangerouslySetInnerHTML={{ __html: preview?.html ?? "" }} />
+          </section>
+        ) : null}
+      </div>
+      {hydrated ? (
+        <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-400">
+          <span>
+            {words.toLocaleString("en-US")} {words === 1 ? "word" : "words"}
+          </span>
+          {preview && preview.readingMinutes > 0 ? <span>{preview.readingMinutes} min read</span> : null}
+          <span role="status" aria-live="polite" data-autosave={autosave}>
+            {postId ? AUTOSAVE_STATUS_TEXT[autosave] : ""}
+          </span>
+        </p>
+      ) : null}
+    </div>
+  );
+}

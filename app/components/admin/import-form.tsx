@@ -1,0 +1,238 @@
+import { type FormEvent, useState } from "react";
+import { Field, FormError } from "~/components/ui/field";
+import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { useValidatedForm } from "~/lib/forms";
+import { CATEGORIES } from "#domain/categories.ts";
+import type { FormResult } from "#domain/forms.ts";
+import {
+  IMPORT_MAX_BYTES,
+  IMPORT_TOO_LARGE_MESSAGE,
+  importForm,
+  type ImportFormValues,
+  type ImportReport,
+} from "#domain/portability.ts";
+
+type ImportField = (typeof importForm.fields)[number];
+export type ImportFormResult = FormResult<ImportField, ImportFormValues>;
+export interface ImportSuccessData {
+  report: ImportReport;
+  lines: string[];
+}
+
+/** Where the form posts without JavaScript (a report page), and where the upload script posts (JSON). */
+const IMPORT_PATH = "/admin/tools/import";
+const IMPORT_JSON_PATH = "/admin/tools/import.json";
+const UPLOAD_FAILED_MESSAGE = `The upload did not finish. Nothing was imported; check the connection and that the file is at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB, then try again.`;
+
+const SIGNED_OUT_MESSAGE = "You are signed out. Sign in again in another tab, then import the file again.";
+
+type Upload = { state: "idle" } | { state: "uploading"; percent: number } | { state: "importing" };
+
+function isFormResult(value: unknown): value is ImportFormResult {
+  return typeof value === "object" && value !== null && "errors" in value && "values" in value;
+}
+
+function isImportSuccess(value: unknown): value is ImportSuccessData {
+  return typeof value === "object" && value !== null && "report" in value && "lines" in value;
+}
+
+/** The report of one import: what was created, what was skipped and why, and the warnings. */
+export function ImportReportView({ result }: { result: ImportSuccessData }) {
+  const [summary, ...details] = result.lines;
+  const skipped = details.filter((line) => line.startsWith("Skipped "));
+  const warnings = details.filter((line) => line.startsWith("Warning: "));
+  return (
+    <section
+      aria-labelledby="import-report-heading"
+      className="space-y-3 rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-sm dark:border-emerald-900 dark:bg-emerald-950"
+    >
+      <h2 id="import-report-heading" className="text-lg font-semibold">
+        Import report
+      </h2>
+      <p role="status" className="font-medium">
+        {summary}
+      </p>
+      {skipped.length > 0 ? (
+        <>
+          <h3 className="font-semibold">Skipped ({skipped.length})</h3>
+          <ul className="list-disc space-y-1 pl-5">
+            {skipped.map((line, index) => (
+              <li key={index}>{line.slice("Skipped ".length)}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {warnings.length > 0 ? (
+        <>
+          <h3 className="font-semibold">Warnings ({warnings.length})</h3>
+          <ul className="list-disc space-y-1 pl-5">
+            {warnings.map((line, index) => (
+              <li key={index}>{line.slice("Warning: ".length)}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * The import upload. Without JavaScript it is a plain multipart form whose answer is a report
+ * page; with JavaScript the same form is sent with XMLHttpRequest, whose upload events (which
+ * fetch does not have) drive the progress bar, and the report appears below it.
+ */
+export function ImportForm({ result }: { result: ImportFormResult | undefined }) {
+  const [uploadResult, setUploadResult] = useState<ImportFormResult | undefined>(undefined);
+  const [report, setReport] = useState<ImportSuccessData | undefined>(undefined);
+  const [upload, setUpload] = useState<Upload>({ state: "idle" });
+  const form = useValidatedForm(importForm, { id: "import", result: uploadResult ?? result });
+  const values = (uploadResult ?? result)?.values;
+
+  const send = (formElement: HTMLFormElement) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", IMPORT_JSON_PATH);
+    request.setRequestHeader("Accept", "application/json");
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable)
+        setUpload({ state: "uploading", percent: Math.round((event.loaded / event.total) * 100) });
+    };
+    request.upload.onload = () => setUpload({ state: "importing" });
+    request.onload = () => {
+      setUpload({ state: "idle" });
+      let body: unknown;
+      try {
+        body = JSON.parse(request.responseText);
+      } catch {
+        body = undefined;
+      }
+      if (request.status === 200 && isImportSuccess(body)) {
+        setUploadResult(undefined);
+        setReport(body);
+        formElement.reset();
+        return;
+      }
+      // A session that ended is answered with a redirect, which XMLHttpRequest follows to the sign-in page.
+      const signedOut = request.responseURL !== "" && new URL(request.responseURL).pathname === "/login";
+      const plainText = request.getResponseHeader("Content-Type")?.startsWith("text/plain") === true;
+      const formError = signedOut
+        ? SIGNED_OUT_MESSAGE
+        : request.status === 413
+          ? IMPORT_TOO_LARGE_MESSAGE
+          : isFormResult(body)
+            ? body.formError
+            : plainText && request.responseText.trim()
+              ? request.responseText.trim().slice(0, 500)
+              : UPLOAD_FAILED_MESSAGE;
+      setUploadResult(
+        isFormResult(body) ? body : { values: importForm.read(new FormData(formElement)), errors: {}, formError },
+      );
+    };
+    request.onerror = () => {
+      setUpload({ state: "idle" });
+      setUploadResult({
+        values: importForm.read(new FormData(formElement)),
+        errors: {},
+        formError: UPLOAD_FAILED_MESSAGE,
+      });
+    };
+    setReport(undefined);
+    setUpload({ state: "uploading", percent: 0 });
+    request.send(new FormData(formElement));
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    form.props.onSubmit(event);
+    if (event.defaultPrevented) return;
+    event.preventDefault();
+    send(event.currentTarget);
+  };
+
+  const busy = upload.state !== "idle";
+  return (
+    <div className="space-y-4">
+      {/* A plain <form>: with JavaScript the upload goes through XMLHttpRequest for its progress events. */}
+      <form
+        method="post"
+        action={IMPORT_PATH}
+        encType="multipart/form-data"
+        {...form.props}
+        onSubmit={onSubmit}
+        className="space-y-4"
+      >
+        <FormError message={form.formError} />
+        <Field
+          {...form.field("file")}
+          label="Export file"
+          hint={`An Inkwell export (.json, or .zip with images), a Ghost export (.json) or a WordPress export (WXR, .xml); at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB here (larger archives: npm run blog -- import).`}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="file"
+              type="file"
+              accept=".json,.xml,.zip,application/json,text/xml,application/zip"
+              className={inputStyles}
+            />
+          )}
+        </Field>
+        <Field
+          {...form.field("categoryMap")}
+          label="Category map (optional)"
+          hint={`JSON from the old blog's category or tag names to ours (${CATEGORIES.join(", ")}), such as {"news": "Business"}.`}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              name="categoryMap"
+              rows={3}
+              defaultValue={values?.categoryMap ?? ""}
+              className={`${inputStyles} font-mono text-sm`}
+            />
+          )}
+        </Field>
+        <Field
+          {...form.field("defaultCategory")}
+          label="Default category"
+          hint="Where a post goes when none of its categories or tags is mapped."
+        >
+          {(control) => (
+            <select
+              {...control}
+              name="defaultCategory"
+              defaultValue={values?.defaultCategory ?? CATEGORIES[0]}
+              className={inputStyles}
+            >
+              {CATEGORIES.map((category) => (
+                <option key={category} value={category}>
+                  {category}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field {...form.field("pages")} label="Pages (WordPress and Ghost)">
+          {(control) => (
+            <select {...control} name="pages" defaultValue={values?.pages ?? "skip"} className={inputStyles}>
+              <option value="skip">Leave pages out</option>
+              <option value="posts">Import pages as posts</option>
+            </select>
+          )}
+        </Field>
+        <button type="submit" disabled={busy} className={buttonStyles.primary}>
+          Import
+        </button>
+        {upload.state === "uploading" ? (
+          <div role="status" className="space-y-1 text-sm">
+            <label htmlFor="import-progress">Uploading… {upload.percent}%</label>
+            <progress id="import-progress" max={100} value={upload.percent} className="block w-full" />
+          </div>
+        ) : upload.state === "importing" ? (
+          <p role="status" className="text-sm">
+            Uploaded; importing…
+          </p>
+        ) : null}
+      </form>
+      {report ? <ImportReportView result={report} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { data } from "react-router";
+import { type Page, pageExists, parsePageParam } from "#domain/pagination.ts";
+import type { RouteErrorData } from "./route-errors.server";
+
+/** SPEC-style message for a page number that names no page. */
+export const PAGE_NOT_FOUND_MESSAGE = "Page not found";
+
+function pageNotFound(): never {
+  throw data<RouteErrorData>({ message: PAGE_NOT_FOUND_MESSAGE }, { status: 404 });
+}
+
+/** `?page=` of the request: 1 when absent, a 404 when it cannot name a page (0, -1, 1.5, abc, huge). */
+export function requestedPage(request: Request): number {
+  return parsePageParam(new URL(request.url).searchParams.get("page")) ?? pageNotFound();
+}
+
+/** Where a page sits in its list, without its items: what pagination links need. */
+export function pageInfo({ page, total, pageSize }: Pick<Page<unknown>, "page" | "total" | "pageSize">) {
+  return { page, total, pageSize };
+}
+
+/** A page past the end of the list answers 404, like any address that names nothing. */
+export function requireExistingPage<T extends Pick<Page<unknown>, "page" | "total" | "pageSize">>(page: T): T {
+  return pageExists(page) ? page : pageNotFound();
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it, vi } from "vitest";
+import {
+  createRouteTestContext,
+  postForm,
+  routeArgs,
+  settle,
+  TEST_ADMIN,
+} from "../../../tests/support/route-context.ts";
+import type { SessionUser } from "../../../server/services/auth.ts";
+import { loader as exportLoader } from "../resources/export";
+import { loader as activityLoader } from "./activity";
+import { action as settingsAction, loader as settingsLoader } from "./settings";
+import { loader as toolsLoader } from "./tools";
+import { action as usersAction, loader as usersLoader } from "./users";
+
+const TEST_EDITOR: SessionUser = {
+  ...TEST_ADMIN,
+  id: "editor-1",
+  email: "eddie@example.com",
+  username: "eddie",
+  role: "editor",
+};
+
+const validSettings = {
+  title: "Taken over",
+  description: "",
+  aboutUrl: "https://evil.example/",
+  sourceUrl: "https://evil.example/",
+  postsPerPage: "5",
+  timeZone: "UTC",
+  footerText: "",
+};
+
+/** Every service an owner-only screen could reach, each a spy that must stay untouched for anyone else. */
+function ownerOnlyServices() {
+  return {
+    siteSettings: { update: vi.fn(), current: vi.fn() },
+    users: {
+      listPage: vi.fn(() => Promise.resolve({ accounts: [], invitations: [], hasNextPage: false })),
+      invite: vi.fn(),
+      revokeInvitation: vi.fn(),
+      transferOwnership: vi.fn(),
+      removeAccount: vi.fn(),
+    },
+    audit: { listPage: vi.fn(() => Promise.resolve({ entries: [], next: undefined })) },
+    portability: { exportBlog: vi.fn() },
+  };
+}
+
+type AnyArgs = never;
+const call = (handler: (args: AnyArgs) => unknown, request: Request, context: unknown) =>
+  handler(routeArgs(request, context as Parameters<typeof routeArgs>[1]) as AnyArgs);
+
+const pages: [string, (args: AnyArgs) => unknown][] = [
+  ["/admin/settings", settingsLoader],
+  ["/admin/users", usersLoader],
+  ["/admin/settings/activity", activityLoader],
+  ["/admin/tools", toolsLoader],
+  ["/admin/tools/export", exportLoader],
+];
+
+const posts: [string, (args: AnyArgs) => unknown, Record<string, string>][] = [
+  ["/admin/settings", settingsAction, validSettings],
+  ["/admin/users", usersAction, { intent: "invite", email: "friend@example.com" }],
+  ["/admin/users", usersAction, { intent: "transfer", id: "editor-1" }],
+  ["/admin/users", usersAction, { intent: "remove", id: "admin-1" }],
+  ["/admin/users", usersAction, { intent: "revoke", id: "invitation-1" }],
+];
+
+describe("owner-only screens", () => {
+  it.each(pages)("answer an editor's visit to %s with 403 and read nothing", async (path, loader) => {
+    const services = ownerOnlyServices();
+    const { context } = createRouteTestContext(services, TEST_EDITOR);
+    const outcome = await settle(() => call(loader, new Request(`http://blog.test${path}`), context));
+    expect(outcome).toMatchObject({ status: 403, body: { message: "Only the owner can open this page" } });
+    expect(services.users.listPage).not.toHaveBeenCalled();
+    expect(services.audit.listPage).not.toHaveBeenCalled();
+    expect(services.portability.exportBlog).not.toHaveBeenCalled();
+  });
+
+  it.each(posts)(
+    "answer an editor's forged post to %s (%o) with 403 and change nothing",
+    async (path, action, form) => {
+      const services = ownerOnlyServices();
+      const { context } = createRouteTestContext(services, TEST_EDITOR);
+      const outcome = await settle(() => call(action, postForm(`http://blog.test${path}`, form), context));
+      expect(outcome.status).toBe(403);
+      for (const service of [services.siteSettings, services.users]) {
+        for (const method of Object.values(service)) expect(method).not.toHaveBeenCalled();
+      }
+    },
+  );
+
+  it("let the owner in: the same requests reach the services", async () => {
+    const services = ownerOnlyServices();
+    const { context } = createRouteTestContext(services, TEST_ADMIN);
+    await call(usersLoader, new Request("http://blog.test/admin/users"), context);
+    await call(activityLoader, new Request("http://blog.test/admin/settings/activity"), context);
+    await call(settingsAction, postForm("http://blog.test/admin/settings", validSettings), context);
+    expect(services.users.listPage).toHaveBeenCalledWith(TEST_ADMIN, 1);
+    expect(services.audit.listPage).toHaveBeenCalledOnce();
+    expect(services.siteSettings.update).toHaveBeenCalledWith(
+      expect.objectContaining({ title: "Taken over", postsPerPage: 5 }),
+      expect.objectContaining({ id: TEST_ADMIN.id }),
+    );
+  });
+
+  it("send someone signed out to sign in", async () => {
+    const services = ownerOnlyServices();
+    const { context } = createRouteTestContext(services, null);
+    for (const [path, loader] of pages) {
+      const outcome = await settle(() => call(loader, new Request(`http://blog.test${path}`), context));
+      expect(outcome.status, path).toBe(302);
+      expect(outcome.headers.get("Location"), path).toMatch(/^\/login\?redirectTo=/);
+    }
+  });
+});

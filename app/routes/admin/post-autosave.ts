@@ -1,0 +1,23 @@
+import { data } from "react-router";
+import { requireAdmin, writerOf } from "~/lib/auth.server";
+import { readFormData } from "~/lib/forms.server";
+import { describeDomainError, type RouteErrorData } from "~/lib/route-errors.server";
+import { type AutosaveResult, readEditorDraft } from "#domain/editor.ts";
+import { isPostId } from "#domain/post.ts";
+import { appContext } from "#server/request-context.ts";
+import type { Route } from "./+types/post-autosave";
+
+/** Keeps what the writer is typing as an autosave revision; the post itself, and its publishing, stay as they are. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const admin = requireAdmin({ request, context });
+  const { services } = context.get(appContext);
+  if (!isPostId(params.id)) throw data<RouteErrorData>({ message: "Post not found" }, { status: 404 });
+  const draft = readEditorDraft(await readFormData(request));
+  try {
+    const revision = await services.posts.autosave(params.id, draft, writerOf(admin));
+    return Response.json({ savedAt: revision.createdAt } satisfies AutosaveResult);
+  } catch (error) {
+    const failure = describeDomainError(error, context);
+    return Response.json({ message: failure.message }, { status: failure.status, headers: failure.headers });
+  }
+}

@@ -1,0 +1,133 @@
+import { Form, Link, useNavigation } from "react-router";
+import { Notice } from "~/components/admin/panel";
+import { Field, FormError } from "~/components/ui/field";
+import { buttonStyles, inputStyles, textLinkStyles } from "~/components/ui/styles";
+import { actorOf, requireOwner } from "~/lib/auth.server";
+import { useValidatedForm } from "~/lib/forms";
+import { formFailure, parseSubmission } from "~/lib/forms.server";
+import { describeDomainError } from "~/lib/route-errors.server";
+import {
+  FOOTER_TEXT_MAX,
+  POSTS_PER_PAGE_MAX,
+  SITE_DESCRIPTION_MAX,
+  SITE_TITLE_MAX,
+  siteSettingsForm,
+} from "#domain/site-settings.ts";
+import { appContext } from "#server/request-context.ts";
+import type { Route } from "./+types/settings";
+
+const SAVE_FAILED_MESSAGE = "The settings could not be saved. Please try again.";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  requireOwner({ request, context });
+  const { siteUrl: _siteUrl, ...settings } = context.get(appContext).site;
+  return { settings };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const owner = requireOwner({ request, context });
+  const submission = await parseSubmission(request, siteSettingsForm);
+  if (!submission.ok) return submission.response;
+  try {
+    await context.get(appContext).services.siteSettings.update(submission.input, actorOf(owner));
+    return { values: submission.values, errors: {}, saved: true };
+  } catch (error) {
+    const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE });
+    return formFailure(submission.values, { formError: failure.message }, failure.status, failure.headers);
+  }
+}
+
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting";
+  const form = useValidatedForm(siteSettingsForm, { id: "settings", result: actionData });
+  const values = actionData?.values ?? {
+    ...loaderData.settings,
+    postsPerPage: String(loaderData.settings.postsPerPage),
+  };
+  const saved = actionData && "saved" in actionData && actionData.saved;
+  return (
+    <>
+      <title>Settings · Admin</title>
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Settings</h1>
+        <Link to="/admin/settings/activity" className={textLinkStyles}>
+          Activity log
+        </Link>
+      </div>
+      <Form method="post" {...form.props} className="mt-6 max-w-2xl space-y-5">
+        <Notice message={saved ? "Settings saved. The site shows them now." : undefined} />
+        <FormError message={form.formError} />
+        <Field {...form.field("title")} label="Site title" hint="Shown in the welcome block and in every page's title.">
+          {(control) => (
+            <input
+              {...control}
+              name="title"
+              defaultValue={values.title}
+              maxLength={SITE_TITLE_MAX}
+              className={inputStyles}
+            />
+          )}
+        </Field>
+        <Field
+          {...form.field("description")}
+          label="Description"
+          hint="The home page's description for search engines."
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              name="description"
+              rows={2}
+              defaultValue={values.description}
+              maxLength={SITE_DESCRIPTION_MAX}
+              className={inputStyles}
+            />
+          )}
+        </Field>
+        <Field {...form.field("aboutUrl")} label="About link">
+          {(control) => (
+            <input {...control} name="aboutUrl" type="url" defaultValue={values.aboutUrl} className={inputStyles} />
+          )}
+        </Field>
+        <Field {...form.field("sourceUrl")} label="Source code link">
+          {(control) => (
+            <input {...control} name="sourceUrl" type="url" defaultValue={values.sourceUrl} className={inputStyles} />
+          )}
+        </Field>
+        <Field {...form.field("postsPerPage")} label="Posts per page" hint={`From 1 to ${POSTS_PER_PAGE_MAX}.`}>
+          {(control) => (
+            <input
+              {...control}
+              name="postsPerPage"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={POSTS_PER_PAGE_MAX}
+              defaultValue={values.postsPerPage}
+              className={inputStyles}
+            />
+          )}
+        </Field>
+        <Field {...form.field("timeZone")} label="Time zone" hint="For dates on the site, e.g. Europe/Paris or UTC.">
+          {(control) => <input {...control} name="timeZone" defaultValue={values.timeZone} className={inputStyles} />}
+        </Field>
+        <Field {...form.field("footerText")} label="Footer text">
+          {(control) => (
+            <textarea
+              {...control}
+              name="footerText"
+              rows={2}
+              defaultValue={values.footerText}
+              maxLength={FOOTER_TEXT_MAX}
+              className={inputStyles}
+            />
+          )}
+        </Field>
+        <button type="submit" disabled={saving} className={buttonStyles.primary}>
+          {saving ? "Saving…" : "Save settings"}
+        </button>
+      </Form>
+    </>
+  );
+}

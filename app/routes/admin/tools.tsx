@@ -1,0 +1,44 @@
+import { ImportForm } from "~/components/admin/import-form";
+import { buttonStyles } from "~/components/ui/styles";
+import { requireOwner } from "~/lib/auth.server";
+import type { Route } from "./+types/tools";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  requireOwner({ request, context });
+  return null;
+}
+
+export default function Tools() {
+  return (
+    <>
+      <title>Tools · Admin</title>
+      <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Tools</h1>
+      <section className="mt-6 max-w-2xl space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
+        <h2 className="text-lg font-semibold">Export</h2>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          One JSON file with every post (drafts too), comment, setting and admin (without passwords). It re-imports into
+          another Inkwell blog with <code>npm run blog -- import</code>. The .zip holds the same file and every uploaded
+          image, each at its own address (<code>media/…</code>).
+        </p>
+        {/* A plain link: the browser downloads the stream itself, with or without JavaScript. */}
+        <div className="flex flex-wrap gap-3">
+          <a href="/admin/tools/export" download className={buttonStyles.primary}>
+            Download export
+          </a>
+          <a href="/admin/tools/export.zip" download className={buttonStyles.secondary}>
+            Download export with images (.zip)
+          </a>
+        </div>
+      </section>
+      <section className="mt-6 max-w-2xl space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
+        <h2 className="text-lg font-semibold">Import</h2>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Moving in: posts, comments and tags from an Inkwell, Ghost or WordPress export. Post bodies are sanitised,
+          drafts stay drafts, and importing the same file again creates nothing twice. The whole file imports, or
+          nothing does.
+        </p>
+        <ImportForm result={undefined} />
+      </section>
+    </>
+  );
+}

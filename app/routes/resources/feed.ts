@@ -1,0 +1,27 @@
+import { appContext } from "#server/request-context.ts";
+import { cacheableResponse, feedContentType, renderFeed } from "~/lib/feeds.server";
+import { throwAsRouteError } from "~/lib/route-errors.server";
+import type { FeedFormat } from "~/lib/site-urls";
+import { categoryFromRouteValue } from "#domain/categories.ts";
+import type { Route } from "./+types/feed";
+
+const FORMAT_BY_FILE: Record<string, FeedFormat> = { "rss.xml": "rss", "atom.xml": "atom", "feed.json": "json" };
+
+/** One module for /rss.xml, /atom.xml, /feed.json and the same three under /category/{c}/. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { services, site } = context.get(appContext);
+  const format = FORMAT_BY_FILE[new URL(request.url).pathname.split("/").at(-1) ?? ""] ?? "rss";
+  let category;
+  if (params.category !== undefined) {
+    category = categoryFromRouteValue(params.category);
+    if (!category) throw new Response("Category not found", { status: 404 });
+  }
+  try {
+    const posts = await services.posts.listFeedPosts(category);
+    const body = renderFeed(format, { siteUrl: site.siteUrl, posts, category });
+    const lastModified = new Date(Math.max(0, ...posts.map((post) => Date.parse(post.updatedAt))));
+    return cacheableResponse(request, body, { contentType: feedContentType(format), lastModified });
+  } catch (error) {
+    throwAsRouteError(error, context);
+  }
+}

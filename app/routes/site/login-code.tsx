@@ -1,0 +1,102 @@
+import { Form, redirect, useNavigation } from "react-router";
+import { Field, FormError } from "~/components/ui/field";
+import { buttonStyles, inputStyles, textLinkStyles } from "~/components/ui/styles";
+import { knownDeviceFor, safeRedirectPath, signedInCookies } from "~/lib/auth.server";
+import { useValidatedForm } from "~/lib/forms";
+import { formFailure, parseSubmission } from "~/lib/forms.server";
+import { describeDomainError } from "~/lib/route-errors.server";
+import { LOGIN_FAILED_MESSAGE, twoFactorCodeForm } from "#domain/account.ts";
+import { isDomainError } from "#domain/errors.ts";
+import { formText, queryText } from "#domain/forms.ts";
+import { appContext, userContext } from "#server/request-context.ts";
+import type { Route } from "./+types/login-code";
+
+const NO_STORE = { "Cache-Control": "private, no-store" };
+
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers(NO_STORE);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+}
+
+/** The second sign-in step: only reachable with the short-lived cookie the password step set. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const redirectTo = safeRedirectPath(queryText(new URL(request.url), "redirectTo"));
+  if (context.get(userContext)) throw redirect(redirectTo);
+  if (!(await context.get(appContext).twoFactorCookie.read(request))) throw redirect("/login");
+  return { redirectTo };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services, twoFactorCookie, clientAddress } = context.get(appContext);
+  const challenge = await twoFactorCookie.read(request);
+  if (!challenge) throw redirect("/login");
+  const submission = await parseSubmission(request, twoFactorCodeForm);
+  if (!submission.ok) return submission.response;
+  const redirectTo = safeRedirectPath(formText(submission.formData, "redirectTo"));
+  try {
+    const attempt = {
+      email: challenge.email,
+      clientAddress,
+      knownDevice: await knownDeviceFor(request, context, challenge.email),
+    };
+    // A wrong code counts against the same limits as a wrong password.
+    const { token } = await services.loginThrottle.guardSignIn(attempt, () =>
+      services.auth.completeTwoFactorSignIn(challenge, submission.input.code, {
+        userAgent: request.headers.get("User-Agent") ?? "",
+      }),
+    );
+    return redirect(redirectTo, { headers: await signedInCookies(context, token, challenge.email) });
+  } catch (error) {
+    if (isDomainError(error, "TWO_FACTOR_EXPIRED")) {
+      throw redirect("/login", { headers: { "Set-Cookie": await twoFactorCookie.clear() } });
+    }
+    const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: LOGIN_FAILED_MESSAGE });
+    const formError =
+      failure.status === 429 ? "Too many failed sign-in attempts. Please try again later." : failure.message;
+    return formFailure({ code: "" }, { errors: { code: formError } }, failure.status, failure.headers);
+  }
+}
+
+export default function LoginCode({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const checking = navigation.state === "submitting";
+  const form = useValidatedForm(twoFactorCodeForm, { id: "login-code", result: actionData });
+  return (
+    <div className="mx-auto w-full max-w-md py-8 sm:py-12">
+      <title>Enter your code</title>
+      <meta name="robots" content="noindex" />
+      <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900">
+        <h1 className="text-2xl font-bold tracking-tight">Enter your code</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          Open your authenticator app and enter the 6-digit code it shows for this blog.
+        </p>
+        <Form method="post" {...form.props} className="mt-6 space-y-5">
+          <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+          <FormError message={form.formError} />
+          <Field {...form.field("code")} label="Code" hint="Lost your phone? Enter one of your recovery codes instead.">
+            {(control) => (
+              <input
+                {...control}
+                name="code"
+                type="text"
+                autoComplete="one-time-code"
+                autoCapitalize="off"
+                spellCheck={false}
+                maxLength={40}
+                className={inputStyles}
+              />
+            )}
+          </Field>
+          <button type="submit" disabled={checking} className={`${buttonStyles.primary} w-full`}>
+            {checking ? "Checking…" : "Verify"}
+          </button>
+        </Form>
+        <a href="/login" className={`${textLinkStyles} mt-6 inline-block text-sm`}>
+          Start again
+        </a>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { data } from "react-router";
+import { ErrorPanel } from "~/components/site/error-panel";
+import { errorMeta, pageMeta } from "~/lib/meta";
+import { toPostCardData } from "~/lib/post-card-data";
+import { throwAsRouteError } from "~/lib/route-errors.server";
+import { appContext } from "#server/request-context.ts";
+import { PostArticleBody } from "~/components/site/post-article-body";
+import type { Route } from "./+types/preview";
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
+const ENDED_MESSAGE = "This preview link has ended";
+
+/** Private previews are for the person holding the link: never cached, indexed or passed on as a referrer. */
+const PRIVATE_HEADERS = {
+  "Cache-Control": "private, no-store",
+  "X-Robots-Tag": "noindex",
+  "Referrer-Policy": "no-referrer",
+};
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  if (!TOKEN_PATTERN.test(params.token)) {
+    throw data({ message: ENDED_MESSAGE }, { status: 404, headers: PRIVATE_HEADERS });
+  }
+  try {
+    const post = await context.get(appContext).services.posts.getPreview(params.token);
+    return data({ post: { ...toPostCardData(post), contentHtml: post.contentHtml } }, { headers: PRIVATE_HEADERS });
+  } catch (error) {
+    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load post. Please try again." });
+  }
+}
+
+export const headers: Route.HeadersFunction = () => PRIVATE_HEADERS;
+
+export const meta: Route.MetaFunction = ({ loaderData, error }) => [
+  ...(error || !loaderData ? errorMeta(error) : pageMeta(`Preview: ${loaderData.post.title}`, loaderData.post.excerpt)),
+  { name: "robots", content: "noindex" },
+];
+
+export default function PostPreview({ loaderData }: Route.ComponentProps) {
+  const { post } = loaderData;
+  return (
+    <article className="mx-auto max-w-3xl space-y-8">
+      <p
+        role="note"
+        className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+      >
+        Preview: this post is not published yet. Please do not share this link.
+      </p>
+      <PostArticleBody post={post} />
+    </article>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} back={{ to: "/", label: "Back to Home" }} />;
+}

@@ -1,0 +1,155 @@
+import { z } from "./zod.ts";
+import { defineForm, formText } from "./forms.ts";
+
+/** RFC 5321 caps an address at 254 characters; nobody's passphrase needs more than 256. */
+export const EMAIL_MAX = 254;
+export const PASSWORD_MAX = 256;
+export const PASSWORD_MIN = 10;
+
+export const LOGIN_REQUIRED_MESSAGE = "Please enter both email and password";
+export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password";
+export const LOGIN_FAILED_MESSAGE = "An error occurred during login";
+
+const requiredTrimmed = (max: number, tooLong: string) =>
+  z
+    .string({ error: LOGIN_REQUIRED_MESSAGE })
+    .refine((value) => value.trim().length > 0, LOGIN_REQUIRED_MESSAGE)
+    .refine((value) => value.length <= max, tooLong);
+
+/** Blankness is judged on trimmed values (SPEC §5); the password itself is used exactly as typed. */
+export const loginSchema = z.object({
+  email: requiredTrimmed(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`).transform((value) => value.trim()),
+  password: requiredTrimmed(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+});
+
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const loginForm = defineForm({
+  fields: ["email", "password"],
+  read: (formData: FormData) => ({ email: formText(formData, "email"), password: formText(formData, "password") }),
+  schema: loginSchema,
+});
+
+/** The rule for a new admin password, wherever one is set: setup link, CLI. */
+export const adminPasswordSchema = z
+  .string({ error: `Password must be at least ${PASSWORD_MIN} characters` })
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
+
+/** The first admin, created through the one-time setup link. */
+export const setupSchema = z
+  .object({
+    email: z
+      .string({ error: "Please enter an email address" })
+      .trim()
+      .min(1, "Please enter an email address")
+      .max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
+      .pipe(z.email("Please enter a valid email address")),
+    password: adminPasswordSchema,
+    confirmPassword: z.string({ error: "Please repeat the password" }),
+  })
+  .refine((values) => values.password === values.confirmPassword, {
+    message: "The passwords do not match",
+    path: ["confirmPassword"],
+  });
+
+export type SetupInput = z.infer<typeof setupSchema>;
+
+export const setupForm = defineForm({
+  fields: ["email", "password", "confirmPassword"],
+  read: (formData: FormData) => ({
+    email: formText(formData, "email"),
+    password: formText(formData, "password"),
+    confirmPassword: formText(formData, "confirmPassword"),
+  }),
+  schema: setupSchema,
+});
+
+export const ROLES = ["owner", "editor"] as const;
+export type Role = (typeof ROLES)[number];
+export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", editor: "Editor" };
+
+export const DISPLAY_NAME_MAX = 80;
+/** An invitation link works for 7 days, once. */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const RECOVERY_CODE_COUNT = 10;
+
+const emailField = z
+  .string({ error: "Please enter an email address" })
+  .trim()
+  .min(1, "Please enter an email address")
+  .max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
+  .pipe(z.email("Please enter a valid email address"));
+
+const displayNameField = z
+  .string({ error: "Please enter a display name" })
+  .trim()
+  .min(1, "Please enter a display name")
+  .max(DISPLAY_NAME_MAX, `Display name must be at most ${DISPLAY_NAME_MAX} characters`);
+
+/** The owner invites someone by email; the link is what reaches them. */
+export const inviteForm = defineForm({
+  fields: ["email"],
+  read: (formData: FormData) => ({ email: formText(formData, "email") }),
+  schema: z.object({ email: emailField }),
+});
+
+/** The invitee chooses how they appear and their password. */
+export const acceptInvitationForm = defineForm({
+  fields: ["displayName", "password", "confirmPassword"],
+  read: (formData: FormData) => ({
+    displayName: formText(formData, "displayName"),
+    password: formText(formData, "password"),
+    confirmPassword: formText(formData, "confirmPassword"),
+  }),
+  schema: z
+    .object({ displayName: displayNameField, password: adminPasswordSchema, confirmPassword: z.string() })
+    .refine((values) => values.password === values.confirmPassword, {
+      message: "The passwords do not match",
+      path: ["confirmPassword"],
+    }),
+});
+
+export const changePasswordForm = defineForm({
+  fields: ["currentPassword", "newPassword", "confirmPassword"],
+  read: (formData: FormData) => ({
+    currentPassword: formText(formData, "currentPassword"),
+    newPassword: formText(formData, "newPassword"),
+    confirmPassword: formText(formData, "confirmPassword"),
+  }),
+  schema: z
+    .object({
+      currentPassword: z.string().min(1, "Please enter your current password"),
+      newPassword: adminPasswordSchema,
+      confirmPassword: z.string(),
+    })
+    .refine((values) => values.newPassword === values.confirmPassword, {
+      message: "The passwords do not match",
+      path: ["confirmPassword"],
+    }),
+});
+
+export const displayNameForm = defineForm({
+  fields: ["displayName"],
+  read: (formData: FormData) => ({ displayName: formText(formData, "displayName") }),
+  schema: z.object({ displayName: displayNameField }),
+});
+
+/** Six digits from the app, or a recovery code (letters and digits, dashes and spaces ignored). */
+const codeField = z
+  .string()
+  .transform((value) => value.replace(/[\s-]/g, "").toLowerCase())
+  .refine((value) => value.length > 0, "Please enter a code")
+  .refine((value) => value.length <= 32, "That code is not valid");
+
+export const twoFactorCodeForm = defineForm({
+  fields: ["code"],
+  read: (formData: FormData) => ({ code: formText(formData, "code") }),
+  schema: z.object({ code: codeField }),
+});
+
+export const disableTwoFactorForm = defineForm({
+  fields: ["password", "code"],
+  read: (formData: FormData) => ({ password: formText(formData, "password"), code: formText(formData, "code") }),
+  schema: z.object({ password: z.string().min(1, "Please enter your password"), code: codeField }),
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { validateForm } from "./forms.ts";
+import { localDateTimeToUtc, postForm, postStatus } from "./post.ts";
+
+describe("scheduling times", () => {
+  it("reads a datetime-local value with the browser's offset, or as UTC without one", () => {
+    expect(localDateTimeToUtc("2026-07-01T09:30", "-120")).toBe("2026-07-01T07:30:00.000Z");
+    expect(localDateTimeToUtc("2026-01-01T09:30", "300")).toBe("2026-01-01T14:30:00.000Z");
+    expect(localDateTimeToUtc("2026-01-01T09:30:15", "")).toBe("2026-01-01T09:30:15.000Z");
+    expect(localDateTimeToUtc("2026-02-31T09:30", "0")).toBeUndefined();
+    expect(localDateTimeToUtc("tomorrow", "0")).toBeUndefined();
+  });
+
+  it("refuses a time the browser could not have sent", () => {
+    const formData = new FormData();
+    formData.set("publishAt", "2026-13-01T00:00");
+    const parsed = validateForm(postForm, postForm.read(formData));
+    expect(parsed.success).toBe(false);
+    expect(parsed.success ? undefined : parsed.errors.publishAt).toBe("Please enter a date and time");
+  });
+
+  it("calls a published post with a time still ahead Scheduled", () => {
+    const now = new Date("2026-03-05T10:00:00Z");
+    expect(postStatus({ published: false, publishAt: null }, now)).toBe("Draft");
+    expect(postStatus({ published: true, publishAt: "2026-03-05T10:00:01.000Z" }, now)).toBe("Scheduled");
+    expect(postStatus({ published: true, publishAt: "2026-03-05T10:00:00.000Z" }, now)).toBe("Published");
+    expect(postStatus({ published: true, publishAt: null }, now)).toBe("Published");
+  });
+
+  it("writes new posts in Markdown unless the form says otherwise", () => {
+    expect(postForm.read(new FormData()).format).toBe("markdown");
+  });
+});

@@ -1,0 +1,64 @@
+import { z } from "./zod.ts";
+import { defineForm, formText } from "./forms.ts";
+
+export const SITE_TITLE_MAX = 80;
+export const SITE_DESCRIPTION_MAX = 300;
+export const FOOTER_TEXT_MAX = 300;
+export const POSTS_PER_PAGE_MAX = 100;
+
+export { DEFAULT_FOOTER_TEXT, DEFAULT_SITE_DESCRIPTION, DEFAULT_SITE_TITLE } from "./site-defaults.ts";
+
+/** Whether this runtime knows the IANA zone; the browser and Node both answer through Intl. */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const linkField = (label: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Please enter the ${label} link`)
+    .pipe(z.url({ protocol: /^https?$/, message: `The ${label} link must start with http:// or https://` }));
+
+/** The one schema for the site's settings: the form, the action and what the database holds. */
+export const siteSettingsSchema = z.object({
+  title: z
+    .string()
+    .trim()
+    .min(1, "Please enter a site title")
+    .max(SITE_TITLE_MAX, `Site title must be at most ${SITE_TITLE_MAX} characters`),
+  description: z
+    .string()
+    .trim()
+    .max(SITE_DESCRIPTION_MAX, `Description must be at most ${SITE_DESCRIPTION_MAX} characters`),
+  aboutUrl: linkField("About"),
+  sourceUrl: linkField("source code"),
+  postsPerPage: z.coerce
+    .number({ error: `Posts per page must be a whole number from 1 to ${POSTS_PER_PAGE_MAX}` })
+    .int(`Posts per page must be a whole number from 1 to ${POSTS_PER_PAGE_MAX}`)
+    .min(1, `Posts per page must be a whole number from 1 to ${POSTS_PER_PAGE_MAX}`)
+    .max(POSTS_PER_PAGE_MAX, `Posts per page must be a whole number from 1 to ${POSTS_PER_PAGE_MAX}`),
+  timeZone: z.string().trim().refine(isTimeZone, "Please enter a time zone such as Europe/Paris or UTC"),
+  footerText: z.string().trim().max(FOOTER_TEXT_MAX, `Footer text must be at most ${FOOTER_TEXT_MAX} characters`),
+});
+
+export type SiteSettingsInput = z.infer<typeof siteSettingsSchema>;
+
+export const siteSettingsForm = defineForm({
+  fields: ["title", "description", "aboutUrl", "sourceUrl", "postsPerPage", "timeZone", "footerText"],
+  read: (formData: FormData) => ({
+    title: formText(formData, "title"),
+    description: formText(formData, "description"),
+    aboutUrl: formText(formData, "aboutUrl"),
+    sourceUrl: formText(formData, "sourceUrl"),
+    postsPerPage: formText(formData, "postsPerPage"),
+    timeZone: formText(formData, "timeZone"),
+    footerText: formText(formData, "footerText"),
+  }),
+  schema: siteSettingsSchema,
+});

@@ -1,0 +1,114 @@
+import type { AddressInfo } from "node:net";
+import compression from "compression";
+import express from "express";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createPageCache,
+  inlineScriptHashes,
+  PRIVATE_CACHE_CONTROL,
+  PUBLIC_CACHE_CONTROL,
+  tagPage,
+} from "./page-cache.ts";
+
+const closers: (() => void)[] = [];
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+
+/** A server whose pages say how many times they were rendered, behind the page cache. */
+async function startSite(maxBytes = 1024 * 1024) {
+  const cache = createPageCache({ maxBytes, personalCookieNames: ["blog_session", "blog_pending_comments"] });
+  let renders = 0;
+  const app = express();
+  app.use((_req, res, next) => {
+    res.setHeader("Content-Security-Policy", "default-src 'self';script-src 'self';object-src 'none'");
+    next();
+  });
+  app.use(compression());
+  app.use(cache.middleware);
+  app.get("/post/:id", (req, res) => {
+    renders += 1;
+    tagPage(res, [`post:${req.params.id}`]);
+    if (req.query.cookie) res.setHeader("Set-Cookie", "flash=1");
+    res
+      .type("html")
+      .send(
+        `<html><body><p>render ${renders} ${"x".repeat(Number(req.query.pad ?? 0))}</p><script>hydrate(${renders})</script></body></html>`,
+      );
+  });
+  app.get("/untagged", (_req, res) => {
+    renders += 1;
+    res.type("html").send(`<p>render ${renders}</p>`);
+  });
+  const server = app.listen(0);
+  await new Promise((resolve) => server.once("listening", resolve));
+  closers.push(() => server.close());
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { cache, base, renders: () => renders };
+}
+
+describe("page cache", () => {
+  it("renders an anonymous page once, then serves it compressed with a strong ETag and 304s", async () => {
+    const site = await startSite();
+    const first = await fetch(`${site.base}/post/a`);
+    const second = await fetch(`${site.base}/post/a`, { headers: { "Accept-Encoding": "br" } });
+    expect(await first.text()).toContain("render 1");
+    expect(await second.text()).toContain("render 1");
+    expect(second.headers.get("content-encoding")).toBe("br");
+    expect(second.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
+    const etag = second.headers.get("etag")!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const revalidated = await fetch(`${site.base}/post/a`, { headers: { "If-None-Match": etag } });
+    expect(revalidated.status).toBe(304);
+    expect(site.renders()).toBe(1);
+  });
+
+  it("drops exactly the pages tagged with what changed", async () => {
+    const site = await startSite();
+    await fetch(`${site.base}/post/a`);
+    await fetch(`${site.base}/post/b`);
+    site.cache.invalidate(["post:a"]);
+    expect(await (await fetch(`${site.base}/post/a`)).text()).toContain("render 3");
+    expect(await (await fetch(`${site.base}/post/b`)).text()).toContain("render 2");
+  });
+
+  it("never serves or stores a page for a signed-in admin, and says private, no-store", async () => {
+    const site = await startSite();
+    const admin = await fetch(`${site.base}/post/a`, { headers: { Cookie: "theme=dark; blog_session=token" } });
+    expect(admin.headers.get("cache-control")).toBe(PRIVATE_CACHE_CONTROL);
+    expect(await (await fetch(`${site.base}/post/a`)).text()).toContain("render 2");
+    expect(await (await fetch(`${site.base}/post/a`, { headers: { Cookie: "blog_session=t" } })).text()).toContain(
+      "render 3",
+    );
+  });
+
+  it("does not keep responses that set a cookie, nor pages no loader marked cacheable", async () => {
+    const site = await startSite();
+    const withCookie = await fetch(`${site.base}/post/a?cookie=1`);
+    expect(withCookie.headers.get("cache-control")).toBe(PRIVATE_CACHE_CONTROL);
+    await fetch(`${site.base}/post/a?cookie=1`);
+    await fetch(`${site.base}/untagged`);
+    await fetch(`${site.base}/untagged`);
+    expect(site.renders()).toBe(4);
+  });
+
+  it("allows exactly the page's own inline scripts in its CSP", async () => {
+    const site = await startSite();
+    const response = await fetch(`${site.base}/post/a`);
+    const csp = response.headers.get("content-security-policy")!;
+    const [hash] = inlineScriptHashes(await response.text());
+    expect(csp).toContain(`script-src 'self' ${hash}`);
+    expect(csp).not.toContain("unsafe-inline");
+    expect(inlineScriptHashes("<script>alert(1)</script>")).not.toContain(hash);
+  });
+
+  it("keeps within its byte budget by dropping the least recently used pages", async () => {
+    const site = await startSite(64 * 1024);
+    for (const id of ["a", "b", "c", "d", "e", "f"]) await fetch(`${site.base}/post/${id}?pad=12000`);
+    expect(site.cache.stats().bytes).toBeLessThanOrEqual(64 * 1024);
+    const rendersBefore = site.renders();
+    await fetch(`${site.base}/post/f?pad=12000`);
+    await fetch(`${site.base}/post/a?pad=12000`);
+    expect(site.renders()).toBe(rendersBefore + 1);
+  });
+});

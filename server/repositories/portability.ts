@@ -1,0 +1,235 @@
+import type { Insertable, Kysely, Transaction } from "kysely";
+import type { Database } from "../db/schema.ts";
+import { mediaHashesIn } from "#domain/media.ts";
+import { replaceMediaUses } from "./media.ts";
+import { writeTagsAndSearch } from "./posts.ts";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** A table exported as one array of rows: which columns, and the unique key its pages follow. */
+interface ExportedTable<Table extends keyof Database> {
+  table: Table;
+  key: keyof Database[Table] & string;
+  columns: readonly (keyof Database[Table] & string)[];
+}
+
+function exported<Table extends keyof Database>(spec: ExportedTable<Table>): ExportedTable<Table> {
+  return spec;
+}
+
+/**
+ * What an export holds, section by section, in the order an import needs them (posts before
+ * their comments). A new column is one line here, or one line in NOT_EXPORTED with the reason;
+ * tests/integration/portability.test.ts fails while a column is in neither.
+ */
+export const EXPORTED_SECTIONS = {
+  posts: exported({
+    table: "posts",
+    key: "id",
+    columns: [
+      "id",
+      "slug",
+      "title",
+      "format",
+      "content",
+      "excerpt",
+      "author",
+      "cover_image",
+      "category",
+      "published",
+      "comments_closed",
+      "publish_at",
+      "created_at",
+      "updated_at",
+    ],
+  }),
+  comments: exported({
+    table: "comments",
+    key: "id",
+    columns: ["id", "post_id", "author", "content", "created_at", "status", "held_reason"],
+  }),
+  revisions: exported({
+    table: "post_revisions",
+    key: "id",
+    columns: ["id", "post_id", "number", "kind", "saved_by", "title", "content", "format", "created_at"],
+  }),
+  users: exported({ table: "admins", key: "id", columns: ["id", "email", "display_name", "role", "created_at"] }),
+  importSources: exported({ table: "import_sources", key: "source_key", columns: ["source_key", "target_id"] }),
+} as const;
+
+export type ExportSection = keyof typeof EXPORTED_SECTIONS;
+
+/** Tables and columns an export leaves out on purpose, each with the reason. */
+export const NOT_EXPORTED: Record<string, string> = {
+  post_tags: "exported inside each post as its `tags` list",
+  settings: "exported as `site`, one property per setting",
+  post_search: "derived from posts; rebuilt when they are imported",
+  // SQLite's FTS5 keeps post_search in these shadow tables.
+  post_search_data: "FTS5 storage of post_search",
+  post_search_idx: "FTS5 storage of post_search",
+  post_search_content: "FTS5 storage of post_search",
+  post_search_docsize: "FTS5 storage of post_search",
+  post_search_config: "FTS5 storage of post_search",
+  sessions: "sign-ins end when the blog moves",
+  rate_limits: "short-lived counters",
+  setup_tokens: "one-time links, useless elsewhere",
+  comment_spam_addresses: "address hashes under this blog's secret salt mean nothing to another blog",
+  "admins.password_hash": "an export never carries password hashes",
+  "comments.ip_hash": "an address hash is personal data, and meaningless under another blog's salt",
+  site_settings: "exported inside `site` as `siteSettings`",
+  "posts.content_html": "rendered again from `content` and `format` when imported",
+  "posts.reading_minutes": "worked out again from the body when imported",
+  post_preview_tokens: "secret preview links, useless elsewhere",
+  post_slug_history: "former addresses redirect on the blog that published them; each post keeps its current slug",
+  media: "not in the JSON document (posts keep their /media/ links); the .zip export carries it as media.json",
+  media_variants: "the .zip export carries every file at its URL path, media/{hash}/{original|width}.{format}",
+  media_uses: "derived from the posts that show each image",
+  invitations: "one-time links, useless elsewhere",
+  recovery_codes: "two-factor secrets stay with the blog that issued them",
+  audit_log: "this blog's own record of who signed in and changed what, not content",
+  "admins.totp_secret": "two-factor secrets stay with the blog; turn two-factor sign-in on again after moving",
+  "admins.totp_enabled_at": "two-factor sign-in is turned on again after moving",
+  "admins.totp_last_step": "two-factor sign-in is turned on again after moving",
+};
+
+/** Every `table.column` in the database that the export neither includes nor leaves out on purpose. */
+export async function findUnclassifiedColumns(db: Kysely<Database>): Promise<string[]> {
+  const tables = await db.introspection.getTables();
+  const included = new Set(
+    Object.values(EXPORTED_SECTIONS).flatMap((spec) => spec.columns.map((column) => `${spec.table}.${column}`)),
+  );
+  return tables.flatMap((table) =>
+    table.name in NOT_EXPORTED
+      ? []
+      : table.columns
+          .map((column) => `${table.name}.${column.name}`)
+          .filter((name) => !included.has(name) && !(name in NOT_EXPORTED)),
+  );
+}
+
+export type ExportRow = Record<string, unknown>;
+
+/** One page of a section's rows, after the given key, in key order. */
+export async function readExportPage(
+  db: Db,
+  section: ExportSection,
+  after: string | undefined,
+  limit: number,
+): Promise<ExportRow[]> {
+  // The spec's own names, checked where EXPORTED_SECTIONS is declared; Kysely cannot follow a union of tables here.
+  const spec = EXPORTED_SECTIONS[section] as ExportedTable<"posts">;
+  let query = db.selectFrom(spec.table).select(spec.columns).orderBy(spec.key).limit(limit);
+  if (after !== undefined) query = query.where(spec.key, ">", after);
+  return (await query.execute()) as ExportRow[];
+}
+
+/** The tags of these posts (one page of them), in the writer's order. */
+export async function readTagsOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, string[]>> {
+  const tags = new Map<string, string[]>(postIds.map((id) => [id, []]));
+  if (postIds.length === 0) return tags;
+  const rows = await db
+    .selectFrom("post_tags")
+    .select(["post_id", "tag"])
+    .where("post_id", "in", postIds)
+    .orderBy("post_id")
+    .orderBy("position")
+    .execute();
+  for (const row of rows) tags.get(row.post_id)?.push(row.tag);
+  return tags;
+}
+
+export async function readAllSettings(db: Db): Promise<{ key: string; value: string }[]> {
+  // A handful of keys, one per setting the writer can change.
+  return db.selectFrom("settings").select(["key", "value"]).orderBy("key").execute();
+}
+
+export async function settingExists(db: Db, key: string): Promise<boolean> {
+  return (await db.selectFrom("settings").select("key").where("key", "=", key).executeTakeFirst()) !== undefined;
+}
+
+export async function insertSetting(db: Db, key: string, value: string): Promise<void> {
+  await db.insertInto("settings").values({ key, value }).execute();
+}
+
+export async function rowExists(db: Db, section: "posts" | "comments" | "revisions", id: string): Promise<boolean> {
+  const table = EXPORTED_SECTIONS[section].table;
+  return (await db.selectFrom(table).select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+}
+
+/** Where an earlier import put the item with this source key, if it did. */
+export async function findImportTarget(db: Db, sourceKey: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("import_sources")
+    .select("target_id")
+    .where("source_key", "=", sourceKey)
+    .executeTakeFirst();
+  return row?.target_id;
+}
+
+export async function recordImportSource(db: Db, sourceKey: string, targetId: string): Promise<void> {
+  await db.insertInto("import_sources").values({ source_key: sourceKey, target_id: targetId }).execute();
+}
+
+export type PostRow = Insertable<Database["posts"]>;
+export type CommentRow = Omit<Insertable<Database["comments"]>, "ip_hash">;
+
+/** A post as imported: its row as it will be stored, and its tags (search text follows from both). */
+export async function insertImportedPost(trx: Transaction<Database>, row: PostRow, tags: string[]): Promise<void> {
+  await trx.insertInto("posts").values(row).execute();
+  await writeTagsAndSearch(trx, row.id, { title: row.title, contentHtml: row.content_html ?? "", tags });
+  // The images it shows (those this blog has) are in use, so the prune keeps them.
+  await replaceMediaUses(
+    trx,
+    row.id,
+    mediaHashesIn(`${row.cover_image ?? ""}\n${row.content}`),
+    String(row.updated_at),
+  );
+}
+
+export type RevisionRow = Insertable<Database["post_revisions"]>;
+
+export async function insertImportedRevision(db: Db, row: RevisionRow): Promise<void> {
+  await db.insertInto("post_revisions").values(row).execute();
+}
+
+export async function insertImportedComment(db: Db, row: CommentRow): Promise<void> {
+  await db
+    .insertInto("comments")
+    .values({ ...row, ip_hash: null })
+    .execute();
+}
+
+const MEDIA_EXPORT_COLUMNS = [
+  "hash",
+  "original_name",
+  "mime",
+  "width",
+  "height",
+  "bytes",
+  "created_at",
+  "uploaded_by",
+] as const;
+
+/** One page of uploaded images' records (not their files), in hash order after `after`. */
+export async function readMediaExportPage(db: Db, after: string | undefined, limit: number): Promise<ExportRow[]> {
+  let query = db.selectFrom("media").select(MEDIA_EXPORT_COLUMNS).orderBy("hash").limit(limit);
+  if (after !== undefined) query = query.where("hash", ">", after);
+  return query.execute();
+}
+
+/** Which files each of these images has (original and widths), without their bytes. */
+export async function readMediaFileKeys(
+  db: Db,
+  hashes: readonly string[],
+): Promise<{ hash: string; width: number; format: string }[]> {
+  if (hashes.length === 0) return [];
+  const rows = await db
+    .selectFrom("media_variants")
+    .select(["hash", "width", "format"])
+    .where("hash", "in", hashes)
+    .orderBy("hash")
+    .orderBy("width")
+    .orderBy("format")
+    .execute();
+  return rows.map((row) => ({ ...row, width: Number(row.width) }));
+}

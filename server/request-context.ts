@@ -1,0 +1,37 @@
+import { type Cookie, createContext } from "react-router";
+import type { Logger } from "./logger.ts";
+import type { ContentTag } from "./services/content-changes.ts";
+import type { SessionUser } from "./services/auth.ts";
+import type { Services } from "./services/index.ts";
+import type { SiteSettings as StoredSiteSettings } from "./services/site-settings.ts";
+import type { DeviceCookie, SessionCookie, TwoFactorCookie } from "./session-cookie.ts";
+
+/** What the owner saved in Settings (or the defaults), and the address the site answers on. */
+export interface SiteSettings extends StoredSiteSettings {
+  siteUrl: string;
+}
+
+/** What the server hands every loader and action, per request (see server/http.ts). */
+export interface AppContext {
+  services: Services;
+  site: SiteSettings;
+  logger: Logger;
+  sessionCookie: SessionCookie;
+  deviceCookie: DeviceCookie;
+  twoFactorCookie: TwoFactorCookie;
+  /** Signed list of the visitor's own comments awaiting moderation, so only they see them. */
+  pendingCommentsCookie: Cookie;
+  /** Marks this page cacheable for anonymous readers, tagged by what it shows (server/page-cache.ts). */
+  tagPage: (tags: readonly (ContentTag | "static")[]) => void;
+  clientAddress: string;
+  /**
+   * Keeps an unexpected failure's cause for the request's one log line (server/http.ts),
+   * so a 5xx is logged once, with its cause, however the route answered it.
+   */
+  recordFailure: (error: unknown) => void;
+}
+
+export const appContext = createContext<AppContext>();
+
+/** Set by the root middleware once per request: the signed-in admin, if any. */
+export const userContext = createContext<SessionUser | null>(null);

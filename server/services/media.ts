@@ -1,0 +1,165 @@
+import type { Kysely } from "kysely";
+import pLimit from "p-limit";
+import sharp from "sharp";
+import { DomainError, MediaInUseError } from "#domain/errors.ts";
+import { isImageFormat, type MediaImage, mediaUrl, type UploadedMedia, variantWidthsFor } from "#domain/media.ts";
+import type { Database } from "../db/schema.ts";
+import { guardDatabase } from "../errors.ts";
+import { processImage, sha256Hex } from "../media/process.ts";
+import type { MediaFile, MediaStore } from "../media/store.ts";
+import * as media from "../repositories/media.ts";
+
+export const MEDIA_PAGE_SIZE = 24;
+/** How long an image no post uses is kept before `media prune` may remove it. */
+export const UNUSED_MEDIA_GRACE_DAYS = 30;
+/** Images encoded at once; each takes one of the two cores' worth of sharp threads. */
+export const UPLOAD_CONCURRENCY = 2;
+const PRUNE_BATCH = 100;
+
+export interface MediaServiceDeps {
+  db: Kysely<Database>;
+  store: MediaStore;
+  now: () => Date;
+}
+
+export interface UploadInput {
+  bytes: Buffer;
+  name: string;
+  declaredType: string;
+  uploadedBy: string;
+}
+
+export interface LibraryItem extends MediaImage {
+  url: string;
+  originalName: string;
+  bytes: number;
+  createdAt: string;
+  posts: { id: string; title: string }[];
+}
+
+export function describeMedia(record: media.MediaRecord): MediaImage {
+  return {
+    hash: record.hash,
+    width: record.width,
+    height: record.height,
+    format: record.format,
+    widths: variantWidthsFor(record.width),
+  };
+}
+
+/** The address an editor inserts: the largest variant, from which pages derive every smaller one. */
+export function insertableUrl(image: MediaImage): string {
+  return mediaUrl(image.hash, image.widths.at(-1)!, image.format);
+}
+
+export function createMediaService({ db, store, now }: MediaServiceDeps) {
+  // Encoding runs on libuv's pool, never on the event loop; these two bounds keep uploads
+  // from taking every thread that other requests (and the database driver) need.
+  sharp.concurrency(1);
+  sharp.cache(false);
+  const encodeSlot = pLimit(UPLOAD_CONCURRENCY);
+  const listPrunable = async (limit = PRUNE_BATCH) => {
+    const cutoff = new Date(now().getTime() - UNUSED_MEDIA_GRACE_DAYS * 24 * 60 * 60 * 1000).toISOString();
+    return guardDatabase(() => media.listUnusedMedia(db, cutoff, limit));
+  };
+
+  return {
+    /** Checks, encodes and stores an upload; the same bytes again return the stored image. */
+    async upload(input: UploadInput): Promise<UploadedMedia> {
+      const existing = await guardDatabase(() => media.findMedia(db, sha256Hex(input.bytes)));
+      if (existing) {
+        const image = describeMedia(existing);
+        return { ...image, url: insertableUrl(image) };
+      }
+      const processed = await encodeSlot(() => processImage(input.bytes, input.declaredType));
+      await guardDatabase(async () => {
+        // Files first: a record never points at files that are not there yet.
+        await store.put(processed.hash, processed.variants);
+        await media.insertMedia(db, {
+          hash: processed.hash,
+          originalName: input.name.slice(0, 255),
+          mime: processed.mime,
+          width: processed.width,
+          height: processed.height,
+          bytes: input.bytes.byteLength,
+          createdAt: now().toISOString(),
+          uploadedBy: input.uploadedBy,
+        });
+      });
+      const image: MediaImage = {
+        hash: processed.hash,
+        width: processed.width,
+        height: processed.height,
+        format: processed.format,
+        widths: variantWidthsFor(processed.width),
+      };
+      return { ...image, url: insertableUrl(image) };
+    },
+
+    /** One file to serve; undefined for anything not stored, including widths nobody made. */
+    async getFile(hash: string, width: number | "original", format: string): Promise<MediaFile | undefined> {
+      if (!isImageFormat(format)) return undefined;
+      return guardDatabase(() => store.get(hash, width === "original" ? 0 : width, format));
+    },
+
+    async listLibrary(page: number) {
+      return guardDatabase(async () => {
+        const [records, total] = await Promise.all([
+          media.listMediaPage(db, { limit: MEDIA_PAGE_SIZE, offset: (page - 1) * MEDIA_PAGE_SIZE }),
+          media.countMedia(db),
+        ]);
+        const uses = await media.listMediaUses(
+          db,
+          records.map((record) => record.hash),
+        );
+        const items: LibraryItem[] = records.map((record) => {
+          const image = describeMedia(record);
+          return {
+            ...image,
+            url: insertableUrl(image),
+            originalName: record.originalName,
+            bytes: record.bytes,
+            createdAt: record.createdAt,
+            posts: uses.filter((use) => use.hash === record.hash).map((use) => ({ id: use.postId, title: use.title })),
+          };
+        });
+        return { items, page, pageCount: Math.max(1, Math.ceil(total / MEDIA_PAGE_SIZE)), total };
+      });
+    },
+
+    /** Deletes an image and its files, refused (with the posts) while a post shows it. */
+    async deleteMedia(hash: string): Promise<void> {
+      await guardDatabase(async () => {
+        if (await media.deleteUnusedMedia(db, hash)) {
+          await store.delete(hash);
+          return;
+        }
+        const uses = await media.listMediaUses(db, [hash]);
+        if (uses.length > 0) throw new MediaInUseError(uses.map((use) => ({ id: use.postId, title: use.title })));
+        throw new DomainError("MEDIA_NOT_FOUND", "Image not found");
+      });
+    },
+
+    /** Images no post has used for the grace period, oldest first, up to `limit`. */
+    listPrunable,
+
+    /** Removes every image `listPrunable` names, batch by batch; the number removed. */
+    async prune(): Promise<number> {
+      let removed = 0;
+      for (;;) {
+        const batch = await listPrunable();
+        let removedInBatch = 0;
+        for (const record of batch) {
+          const deleted = await guardDatabase(() => media.deleteUnusedMedia(db, record.hash));
+          if (!deleted) continue;
+          await guardDatabase(() => store.delete(record.hash));
+          removedInBatch += 1;
+        }
+        removed += removedInBatch;
+        if (batch.length < PRUNE_BATCH || removedInBatch === 0) return removed;
+      }
+    },
+  };
+}
+
+export type MediaService = ReturnType<typeof createMediaService>;

@@ -1,0 +1,136 @@
+import type { Kysely } from "kysely";
+import {
+  DEFAULT_FOOTER_TEXT,
+  DEFAULT_SITE_DESCRIPTION,
+  DEFAULT_SITE_TITLE,
+  type SiteSettingsInput,
+  siteSettingsSchema,
+} from "#domain/site-settings.ts";
+import { isDomainError } from "#domain/errors.ts";
+import { POSTS_PER_PAGE } from "#domain/pagination.ts";
+import type { Database } from "../db/schema.ts";
+import { guardDatabase } from "../errors.ts";
+import * as repository from "../repositories/site-settings.ts";
+import type { Actor, AuditLog } from "./audit.ts";
+
+/** How stale another server's change may be here: one cheap version query per second at most. */
+export const SITE_SETTINGS_CHECK_MS = 1000;
+
+export type SiteSettings = SiteSettingsInput;
+
+/** What a blog that never saved its settings shows: the environment's links, the built-in texts. */
+export function defaultSiteSettings(links: { aboutUrl: string; sourceUrl: string }): SiteSettings {
+  return {
+    title: DEFAULT_SITE_TITLE,
+    description: DEFAULT_SITE_DESCRIPTION,
+    aboutUrl: links.aboutUrl,
+    sourceUrl: links.sourceUrl,
+    postsPerPage: POSTS_PER_PAGE,
+    timeZone: "UTC",
+    footerText: DEFAULT_FOOTER_TEXT,
+  };
+}
+
+export interface SiteSettingsDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+  defaults: SiteSettings;
+  audit: AuditLog;
+}
+
+export function createSiteSettingsService({ db, now, defaults, audit }: SiteSettingsDeps) {
+  let cache: { settings: SiteSettings; version: number; checkedAt: number } | undefined;
+  const listeners = new Set<(settings: SiteSettings) => void>();
+
+  const notify = (settings: SiteSettings) => {
+    for (const listener of listeners) listener(settings);
+  };
+
+  /** Stored settings over the defaults, so a setting added later has a value on an old blog. */
+  function fromStored(stored: repository.StoredSiteSettings | undefined): SiteSettings {
+    if (!stored) return defaults;
+    const parsed = siteSettingsSchema.safeParse({ ...defaults, ...(stored.value as object) });
+    return parsed.success ? parsed.data : defaults;
+  }
+
+  async function load(at: number): Promise<SiteSettings> {
+    const version = await guardDatabase(() => repository.findSiteSettingsVersion(db));
+    if (cache && cache.version === version) {
+      cache.checkedAt = at;
+      return cache.settings;
+    }
+    const stored = await guardDatabase(() => repository.findSiteSettings(db));
+    const changed = cache !== undefined;
+    cache = { settings: fromStored(stored), version: stored?.version ?? 0, checkedAt: at };
+    if (changed) notify(cache.settings);
+    return cache.settings;
+  }
+
+  return {
+    /**
+     * The settings for this request. Read at most once a second from the database, so a save
+     * on any app server shows everywhere within a second (`watch` notices it even while no
+     * request asks). While the database is out of reach, pages still get the last settings
+     * seen (or the defaults); their own queries report the outage.
+     */
+    async current(): Promise<SiteSettings> {
+      const at = now().getTime();
+      if (cache && at - cache.checkedAt < SITE_SETTINGS_CHECK_MS) return cache.settings;
+      try {
+        return await load(at);
+      } catch (error) {
+        if (!isDomainError(error, "DATABASE_UNAVAILABLE")) throw error;
+        return cache?.settings ?? defaults;
+      }
+    },
+
+    async update(settings: SiteSettings, actor: Actor): Promise<SiteSettings> {
+      const at = now();
+      const version = await guardDatabase(() => repository.saveSiteSettings(db, settings, at.toISOString()));
+      const before = cache?.settings;
+      cache = { settings, version, checkedAt: at.getTime() };
+      const changed = Object.keys(settings).filter(
+        (key) => !before || before[key as keyof SiteSettings] !== settings[key as keyof SiteSettings],
+      );
+      await audit.record(actor, "settings-changed", changed.join(", "));
+      notify(settings);
+      return settings;
+    },
+
+    /**
+     * Checks for another server's save once a second, whether or not a request reads the
+     * settings: pages served from the page cache never do, so without this they would keep
+     * the old title until some uncached page happened to load. Returns the stop function;
+     * server.ts starts it at boot and stops it at shutdown. Errors other than an outage
+     * (which `current` already rides out) go to `onError`.
+     */
+    watch(onError: (error: unknown) => void): () => void {
+      // A slow database must not stack up checks: a tick while one is still out is skipped.
+      let checking = false;
+      const timer = setInterval(() => {
+        if (checking) return;
+        checking = true;
+        load(now().getTime())
+          .catch((error: unknown) => {
+            if (!isDomainError(error, "DATABASE_UNAVAILABLE")) onError(error);
+          })
+          .finally(() => {
+            checking = false;
+          });
+      }, SITE_SETTINGS_CHECK_MS);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+
+    /**
+     * Called whenever this server learns of new settings: its own save, or another server's
+     * (within a second). A page cache subscribes here to drop what it holds. Returns the unsubscribe.
+     */
+    onChange(listener: (settings: SiteSettings) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export type SiteSettingsService = ReturnType<typeof createSiteSettingsService>;

@@ -1,0 +1,101 @@
+import { randomBytes } from "node:crypto";
+import { createCookie } from "react-router";
+import { TWO_FACTOR_CHALLENGE_MS, type TwoFactorChallenge } from "./services/auth.ts";
+
+export const SESSION_COOKIE_NAME = "blog_session";
+/** Matches the session's absolute limit: the cookie never outlives the session it points at. */
+export const SESSION_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+
+/**
+ * The admin session cookie: the only place it is named, signed, read, issued and cleared.
+ * It holds the session token; the database keeps only the token's hash (services/auth.ts).
+ */
+export interface SessionCookie {
+  read(request: Request): Promise<string | undefined>;
+  /** A Set-Cookie value that signs the browser in with `token`. */
+  issue(token: string): Promise<string>;
+  /** A Set-Cookie value that removes the cookie. */
+  clear(): Promise<string>;
+}
+
+/** Every cookie the blog signs: out of scripts' reach, sent on same-site navigations only. */
+function signedCookie(name: string, { secret, secure }: { secret: string; secure: boolean }) {
+  return createCookie(name, { httpOnly: true, sameSite: "lax", secure, path: "/", secrets: [secret] });
+}
+
+export function createSessionCookie({ secret, secure }: { secret: string; secure: boolean }): SessionCookie {
+  const cookie = signedCookie(SESSION_COOKIE_NAME, { secret, secure });
+  return {
+    async read(request) {
+      const token: unknown = await cookie.parse(request.headers.get("Cookie"));
+      return typeof token === "string" && token !== "" ? token : undefined;
+    },
+    issue: (token) => cookie.serialize(token, { maxAge: SESSION_COOKIE_MAX_AGE_SECONDS }),
+    clear: () => cookie.serialize("", { maxAge: 0 }),
+  };
+}
+
+export const DEVICE_COOKIE_NAME = "blog_device";
+/** A browser stays known for a year after its last successful sign-in. */
+const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+/** What a device cookie says: this browser signed in to this email before; the nonce names its budget. */
+export interface KnownDevice {
+  email: string;
+  nonce: string;
+}
+
+/**
+ * The device cookie (OWASP, "Blocking Brute Force Attacks"): signed, so only this server
+ * can make one; a browser that presents one for the email it signs in with is not held by
+ * that email's lock (services/login-throttle.ts).
+ */
+export interface DeviceCookie {
+  read(request: Request): Promise<KnownDevice | undefined>;
+  issue(email: string): Promise<string>;
+}
+
+export function createDeviceCookie({ secret, secure }: { secret: string; secure: boolean }): DeviceCookie {
+  const cookie = signedCookie(DEVICE_COOKIE_NAME, { secret, secure });
+  return {
+    async read(request) {
+      const value: unknown = await cookie.parse(request.headers.get("Cookie"));
+      if (typeof value !== "object" || value === null) return undefined;
+      const { email, nonce } = value as Record<string, unknown>;
+      return typeof email === "string" && typeof nonce === "string" ? { email, nonce } : undefined;
+    },
+    issue: (email) =>
+      cookie.serialize(
+        { email: email.trim().toLowerCase(), nonce: randomBytes(16).toString("base64url") },
+        { maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS },
+      ),
+  };
+}
+
+export const TWO_FACTOR_COOKIE_NAME = "blog_2fa";
+
+/**
+ * Between the password and the code: a signed, short-lived cookie naming the account whose
+ * password was right. No session exists until the code passes; the service checks its age.
+ */
+export interface TwoFactorCookie {
+  read(request: Request): Promise<TwoFactorChallenge | undefined>;
+  issue(challenge: TwoFactorChallenge): Promise<string>;
+  clear(): Promise<string>;
+}
+
+export function createTwoFactorCookie({ secret, secure }: { secret: string; secure: boolean }): TwoFactorCookie {
+  const cookie = signedCookie(TWO_FACTOR_COOKIE_NAME, { secret, secure });
+  return {
+    async read(request) {
+      const value: unknown = await cookie.parse(request.headers.get("Cookie"));
+      if (typeof value !== "object" || value === null) return undefined;
+      const { adminId, email, issuedAt } = value as Record<string, unknown>;
+      return typeof adminId === "string" && typeof email === "string" && typeof issuedAt === "string"
+        ? { adminId, email, issuedAt }
+        : undefined;
+    },
+    issue: (challenge) => cookie.serialize(challenge, { maxAge: TWO_FACTOR_CHALLENGE_MS / 1000 }),
+    clear: () => cookie.serialize("", { maxAge: 0 }),
+  };
+}

@@ -1,0 +1,947 @@
+import { randomInt } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import pg from "pg";
+import { E2E_ADMIN } from "../../playwright.config.ts";
+import {
+  createRandom,
+  describeRequest,
+  type FormFields,
+  type FuzzRequest,
+  hostileText,
+  multipartBody,
+  type Random,
+  type RawResponse,
+  sendRaw,
+  looseUtf8,
+  urlComponent,
+  urlencodedBody,
+} from "./fuzz-support.ts";
+import { findFreePort, startServer } from "./server-support.ts";
+
+// Over five thousand hostile requests against every route of a real production server, once on
+// a fresh SQLite database and once on a fresh PostgreSQL database: whatever a client sends, the
+// answer is never a 5xx, always arrives, and the server stays healthy. A failure prints its
+// seed; FUZZ_SEED=<seed> replays the same requests (only the post ids differ, as each fresh
+// database draws its own).
+const REQUEST_COUNT = 5_100;
+const CONCURRENCY = 4;
+const REQUEST_TIMEOUT_MS = 20_000;
+/** More comments from one address than the rate limit allows (20 in 10 minutes), so its 429 is seen too. */
+const COMMENT_BURST = 22;
+
+interface FuzzSite {
+  origin: string;
+  adminCookie: string;
+  postIds: string[];
+  categories: string[];
+}
+
+const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
+const GHOST_EXPORT = fixture("ghost-export.json");
+const WORDPRESS_EXPORT = fixture("wordpress-export.xml");
+
+const PUBLIC_PAGES = [
+  "/",
+  "/blog",
+  "/search",
+  "/categories",
+  "/about",
+  "/privacy",
+  "/terms",
+  "/login",
+  "/login/code",
+  "/invite",
+  "/setup",
+  "/rss.xml",
+  "/atom.xml",
+  "/feed.json",
+  "/category/design/rss.xml",
+  "/sitemap.xml",
+  "/sitemaps/posts-1.xml",
+  "/robots.txt",
+];
+const RESOURCES = ["/healthz", "/logout"];
+const ADMIN_PAGES = [
+  "/admin",
+  "/admin/posts",
+  "/admin/comments",
+  "/admin/comments/settings",
+  "/admin/users",
+  "/admin/settings",
+  "/admin/settings/activity",
+  "/admin/account",
+  "/admin/tools",
+  "/admin/tools/export",
+  "/admin/tools/import",
+  "/admin/tools/import.json",
+  "/admin/media",
+  "/admin/preview-render",
+  "/admin/posts/new",
+];
+/** The paginated lists, and what a `?page=` can hold besides a page number. */
+const PAGINATED = [
+  "/",
+  "/blog",
+  "/search?q=a",
+  "/admin/posts",
+  "/admin/comments",
+  "/admin/settings/activity",
+  "/admin/users",
+];
+const PAGE_VALUES = [
+  "0",
+  "-1",
+  "1",
+  "2",
+  "999999",
+  "1e309",
+  "1.5",
+  "0x10",
+  "",
+  "NaN",
+  "9".repeat(400),
+  "%00",
+  "%zz",
+  "2&page=3",
+];
+const QUERY_NAMES = [
+  "q",
+  "page",
+  "redirectTo",
+  "token",
+  "confirm",
+  "_routes",
+  "index",
+  "p",
+  "version",
+  "status",
+  "post",
+  "saved",
+];
+const WRONG_METHODS = ["TRACE", "PUT", "PATCH", "DELETE", "PROPFIND", "OPTIONS", "MKCOL", "LOCK", "PURGE", "FOO"];
+const WRONG_CONTENT_TYPES = [
+  "application/json",
+  "text/plain",
+  "application/octet-stream",
+  "multipart/form-data",
+  "multipart/mixed; boundary=x",
+  "text/html; charset=utf-8",
+  "*/*",
+  "application/x-www-form-urlencoded-but-not",
+];
+
+function address(random: Random): string {
+  if (random.chance(0.03)) return random.pick(["not-an-address", "::1", "1.2.3.4, ".repeat(300), "", "999.1.1.1"]);
+  return `10.${random.below(256)}.${random.below(256)}.${random.below(256)}`;
+}
+
+function postId(random: Random, site: FuzzSite): string {
+  if (random.chance(0.5)) return random.pick(site.postIds);
+  return random.pick([
+    () => urlComponent(random),
+    () => `${random.pick(site.postIds)}${urlComponent(random)}`,
+    () => "x".repeat(1 + random.below(2_000)),
+    () => random.pick(["%20", "%2F", "..", "%2E%2E", "-1", "0", "null", "%00"]),
+  ])();
+}
+
+function query(random: Random): string {
+  const count = random.below(4);
+  if (count === 0) return "";
+  const pairs = Array.from({ length: count }, () => `${random.pick(QUERY_NAMES)}=${urlComponent(random)}`);
+  return `?${pairs.join("&")}`;
+}
+
+/** React Router's data requests for the same URL: `/blog` → `/blog.data`, `/` → `/_root.data`. */
+function maybeData(random: Random, pathname: string): string {
+  if (!random.chance(0.25)) return pathname;
+  return pathname === "/" ? "/_root.data" : `${pathname}.data`;
+}
+
+/** Cookies as a signed-in admin, an anonymous visitor or a tamperer would send them. */
+function cookie(random: Random, site: FuzzSite, signedIn: boolean): [string, string][] {
+  if (signedIn) return [["Cookie", site.adminCookie]];
+  const roll = random.below(10);
+  if (roll < 6) return [];
+  if (roll < 8) return [["Cookie", `${site.adminCookie.slice(0, -3)}${random.pick(["abc", "%zz", "=="])}`]];
+  return [["Cookie", `blog_session=${urlComponent(random)}; theme=${urlComponent(random)}`]];
+}
+
+function headers(random: Random, site: FuzzSite, options: { signedIn: boolean; post: boolean }): [string, string][] {
+  const list: [string, string][] = [["X-Forwarded-For", address(random)]];
+  if (options.post) {
+    const origin = random.chance(0.9)
+      ? site.origin
+      : random.pick(["https://evil.example", "null", "", "http://[", "x".repeat(5_000)]);
+    list.push(["Origin", origin]);
+  }
+  list.push(...cookie(random, site, options.signedIn));
+  if (random.chance(0.05)) list.push(["Accept-Encoding", "gzip, deflate, br"]);
+  if (random.chance(0.05))
+    list.push([
+      "Accept-Language",
+      hostileText(random)
+        .slice(0, 1_000)
+        .replace(/[^\x20-\x7e]/g, ""),
+    ]);
+  if (random.chance(0.03)) list.push(["Expect", "100-continue"]);
+  return list;
+}
+
+function formFields(random: Random, target: string, site: FuzzSite): FormFields {
+  const text = () => hostileText(random);
+  if (target.startsWith("/login/code")) {
+    return [
+      ["code", random.chance(0.5) ? String(random.below(1e6)).padStart(6, "0") : text()],
+      ["redirectTo", text()],
+      ["robots", text()],
+    ];
+  }
+  if (target.startsWith("/invite")) {
+    const password = text();
+    return [
+      ["token", text()],
+      ["displayName", text()],
+      ["password", password],
+      ["confirmPassword", random.chance(0.5) ? password : text()],
+    ];
+  }
+  if (target.startsWith("/login")) {
+    const email = random.chance(0.5) ? `fuzz${random.below(1e9)}@example.com` : text();
+    return [
+      ["email", email],
+      ["password", text()],
+      ["redirectTo", text()],
+    ];
+  }
+  if (target.startsWith("/blog/")) {
+    return [
+      ["author", random.chance(0.5) ? "Fuzzy Visitor" : text()],
+      ["content", random.chance(0.5) ? `A fair comment ${random.below(1e9)}` : text()],
+    ];
+  }
+  if (target.startsWith("/setup")) {
+    const password = text();
+    return [
+      ["token", text()],
+      ["email", text()],
+      ["password", password],
+      ["confirmPassword", random.chance(0.5) ? password : text()],
+    ];
+  }
+  if (target.startsWith("/admin/posts/new") || target.startsWith("/admin/posts/edit")) {
+    return [
+      ["title", text()],
+      ["content", random.chance(0.2) ? `<p>${text()}</p>`.repeat(1 + random.below(50)) : text()],
+      ["excerpt", text()],
+      ["author", text()],
+      ["coverImage", random.chance(0.5) ? `https://example.com/${urlComponent(random)}.png` : text()],
+      ["category", random.chance(0.5) ? random.pick(["Design", "Business", "Development"]) : text()],
+      ["tags", text()],
+      ["tags", text()],
+      ["newTags", Array.from({ length: random.below(30) }, text).join(",")],
+      ["published", random.pick(["on", "off", text()])],
+    ];
+  }
+  if (target.startsWith("/admin/comments/settings")) {
+    return [
+      ["holdAll", random.pick(["on", "", text()])],
+      ["blocklist", text()],
+      ["closeAfterDays", random.pick(["", "30", "0", "-5", "1e309", text()])],
+    ];
+  }
+  if (target.startsWith("/admin/comments")) {
+    return [
+      ["intent", random.chance(0.7) ? random.pick(["approve", "unapprove", "spam", "delete"]) : text()],
+      ["id", random.chance(0.3) ? postId(random, site) : text()],
+      ["status", random.pick(["pending", "approved", "spam", text()])],
+      ["back", text()],
+      ["inPlace", random.pick(["1", text()])],
+      ["q", text()],
+    ];
+  }
+  if (target.startsWith("/admin/settings")) {
+    return [
+      ["title", text()],
+      ["description", text()],
+      ["footerText", text()],
+      ["postsPerPage", random.pick(["10", "0", "-1", "1000000", "1.5", text()])],
+      ["timeZone", random.pick(["Europe/Paris", "UTC", "Mars/Olympus", text()])],
+      ["aboutUrl", random.chance(0.5) ? `https://example.com/${urlComponent(random)}` : text()],
+      ["sourceUrl", text()],
+    ];
+  }
+  if (target.startsWith("/admin/users")) {
+    return [
+      // Never "transfer" or "remove" a real account: the hostile ids below match none.
+      ["intent", random.pick(["invite", "revoke", "remove", "transfer", text()])],
+      ["email", random.chance(0.5) ? `fuzz${random.below(1e9)}@example.com` : text()],
+      ["id", text()],
+    ];
+  }
+  if (target.startsWith("/admin/account")) {
+    const password = text();
+    return [
+      [
+        "intent",
+        random.pick(["change-password", "start-2fa", "confirm-2fa", "disable-2fa", "sign-out-others", text()]),
+      ],
+      ["currentPassword", text()],
+      ["password", text()],
+      ["newPassword", password],
+      ["confirmPassword", random.chance(0.5) ? password : text()],
+      ["code", text()],
+      ["id", text()],
+    ];
+  }
+  if (target.startsWith("/admin/tools/import")) return importOptions(random);
+  if (target.startsWith("/admin")) {
+    return [
+      ["intent", random.chance(0.7) ? "delete" : text()],
+      ["id", postId(random, site)],
+      ["q", text()],
+    ];
+  }
+  return random.chance(0.5) ? [] : [[text().slice(0, 50) || "field", text()]];
+}
+
+/** The import form's option fields, right or wrong. */
+function importOptions(random: Random): FormFields {
+  return [
+    [
+      "categoryMap",
+      random.pick(["", '{"woodworking": "Tutorials"}', '{"a": "Nope"}', "[1,2]", "{", hostileText(random)]),
+    ],
+    ["defaultCategory", random.pick(["Technology", "Design", "", hostileText(random)])],
+    ["pages", random.pick(["skip", "posts", "", hostileText(random)])],
+  ];
+}
+
+/** Any JSON value, often of the wrong type for where it lands. */
+function jsonValue(random: Random, depth = 0): unknown {
+  const roll = random.below(depth > 2 ? 6 : 9);
+  if (roll < 3) return hostileText(random);
+  if (roll === 3) return random.pick([0, -1, 1e308, 1.5, 2 ** 53 + 1]);
+  if (roll === 4) return random.pick([null, true, false]);
+  if (roll === 5) return random.pick(["2025-01-01T00:00:00.000Z", "2025-13-45", "yesterday", ""]);
+  if (roll < 8) return Array.from({ length: random.below(4) }, () => jsonValue(random, depth + 1));
+  return Object.fromEntries(
+    Array.from({ length: random.below(4) }, () => [
+      random.pick(["id", "title", "html", "x", "__proto__"]),
+      jsonValue(random, depth + 1),
+    ]),
+  );
+}
+
+/** A row whose known fields hold hostile values of any type. */
+function hostileRow(random: Random, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.filter(() => random.chance(0.8)).map((field) => [field, jsonValue(random)]));
+}
+
+const GHOST_POST_FIELDS = [
+  "id",
+  "title",
+  "slug",
+  "html",
+  "status",
+  "type",
+  "feature_image",
+  "custom_excerpt",
+  "created_at",
+  "published_at",
+  "updated_at",
+  "mobiledoc",
+  "lexical",
+];
+const OWN_POST_FIELDS = [
+  "id",
+  "title",
+  "content",
+  "excerpt",
+  "author",
+  "coverImage",
+  "category",
+  "published",
+  "commentsClosed",
+  "createdAt",
+  "updatedAt",
+  "tags",
+];
+const OWN_COMMENT_FIELDS = ["id", "postId", "author", "content", "createdAt", "status", "heldReason"];
+
+/** What an import upload's file holds: the real fixtures (whole or cut short), or hostile look-alikes. */
+function importFile(random: Random): { name: string; content: Buffer } {
+  const cut = (bytes: Buffer) => (random.chance(0.3) ? bytes.subarray(0, random.below(bytes.length)) : bytes);
+  const text = () => hostileText(random);
+  return random.pick([
+    () => ({ name: "ghost.json", content: cut(GHOST_EXPORT) }),
+    () => ({ name: "wordpress.xml", content: cut(WORDPRESS_EXPORT) }),
+    () => {
+      const rows = Array.from({ length: 1 + random.below(3) }, () => hostileRow(random, GHOST_POST_FIELDS));
+      const data = {
+        posts: random.chance(0.9) ? rows : jsonValue(random),
+        tags: random.chance(0.5) ? [{ id: "t", name: text(), slug: text() }] : jsonValue(random),
+        posts_tags: random.chance(0.5) ? [{ post_id: jsonValue(random), tag_id: "t" }] : jsonValue(random),
+        users: random.chance(0.5) ? [{ id: "u", name: text() }] : jsonValue(random),
+        posts_authors: jsonValue(random),
+      };
+      return {
+        name: "ghost.json",
+        content: Buffer.from(JSON.stringify({ db: random.chance(0.9) ? [{ data }] : jsonValue(random) })),
+      };
+    },
+    () => {
+      const document = {
+        format: "inkwell-export",
+        version: random.chance(0.8) ? 1 : jsonValue(random),
+        site: random.chance(0.7) ? { [text()]: jsonValue(random) } : jsonValue(random),
+        posts: Array.from({ length: random.below(3) }, () => hostileRow(random, OWN_POST_FIELDS)),
+        comments: random.chance(0.8)
+          ? Array.from({ length: random.below(3) }, () => hostileRow(random, OWN_COMMENT_FIELDS))
+          : jsonValue(random),
+        users: jsonValue(random),
+        importSources: random.chance(0.5)
+          ? [{ sourceKey: jsonValue(random), targetId: jsonValue(random) }]
+          : jsonValue(random),
+      };
+      return { name: "inkwell.json", content: looseUtf8(JSON.stringify(document)) };
+    },
+    () => {
+      const value = () =>
+        random.pick([() => `<![CDATA[${text()}]]>`, () => text().replace(/[<&]/g, ""), () => text()])();
+      const item = `<item><title>${value()}</title><content:encoded>${value()}</content:encoded><wp:post_id>${value()}</wp:post_id><wp:post_date_gmt>${value()}</wp:post_date_gmt><wp:status>${value()}</wp:status><wp:post_type>${random.pick(["post", "page", "attachment", value()])}</wp:post_type><category domain="${random.pick(["category", "post_tag", value()])}" nicename="x">${value()}</category><wp:comment><wp:comment_id>${value()}</wp:comment_id><wp:comment_content>${value()}</wp:comment_content><wp:comment_approved>${random.pick(["1", "0", "spam", value()])}</wp:comment_approved></wp:comment></item>`;
+      const xml = `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:wp="http://wordpress.org/export/1.2/"><channel>${item.repeat(1 + random.below(3))}</channel></rss>`;
+      return { name: "wordpress.xml", content: looseUtf8(xml) };
+    },
+    () => ({
+      name: text().slice(0, 200) || "x",
+      content: Buffer.from(Array.from({ length: random.below(3_000) }, () => random.below(256))),
+    }),
+  ])();
+}
+
+function formTarget(random: Random, site: FuzzSite): { target: string; admin: boolean } {
+  const id = postId(random, site);
+  const target = random.pick([
+    "/login",
+    "/login/code",
+    "/invite",
+    "/logout",
+    "/admin/comments",
+    "/admin/comments/settings",
+    "/admin/settings",
+    "/admin/users",
+    "/admin/account",
+    "/admin/tools",
+    "/admin/tools/export",
+    "/admin/tools/import",
+    "/admin/media",
+    "/admin/preview-render",
+    `/admin/posts/${id}/autosave`,
+    `/admin/posts/${id}/preview-link`,
+    `/blog/${id}`,
+    `/blog/${id}`,
+    "/setup",
+    "/admin/posts",
+    "/admin?index",
+    "/admin/posts/new",
+    `/admin/posts/edit/${id}`,
+    `/${urlComponent(random)}`,
+  ]);
+  const withData = random.chance(0.25) && !target.includes("?") ? `${target}.data` : target;
+  return { target: withData, admin: target.startsWith("/admin") };
+}
+
+function formBody(random: Random, fields: FormFields): { contentType: string; body: Buffer } {
+  if (random.chance(0.6)) {
+    return { contentType: "application/x-www-form-urlencoded", body: urlencodedBody(fields, random) };
+  }
+  const boundary = `----fuzz${random.below(1e9)}`;
+  return { contentType: `multipart/form-data; boundary=${boundary}`, body: multipartBody(fields, boundary, random) };
+}
+
+type Generator = (random: Random, site: FuzzSite) => FuzzRequest;
+
+const GENERATORS: [weight: number, generator: Generator][] = [
+  [
+    6,
+    (random, site) => {
+      const list = random.pick(PAGINATED);
+      const [pathname, search] = list.split("?");
+      const page = random.chance(0.7) ? random.pick(PAGE_VALUES) : urlComponent(random);
+      return {
+        kind: "pagination",
+        method: "GET",
+        target: `${maybeData(random, pathname!)}?${search ? `${search}&` : ""}page=${page}`,
+        headers: headers(random, site, { signedIn: list.startsWith("/admin") && random.chance(0.8), post: false }),
+      };
+    },
+  ],
+  [
+    6,
+    (random, site) => {
+      const boundary = `----fuzz${random.below(1e9)}`;
+      const file = importFile(random);
+      const fields = importOptions(random);
+      const fileName = random.chance(0.1) ? `${file.name}"; name="x` : file.name;
+      const complete = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${random.chance(0.95) ? "file" : "other"}"; filename="${fileName}"\r\nContent-Type: ${random.pick(["application/json", "text/xml", "application/octet-stream"])}\r\n\r\n`,
+        ),
+        file.content,
+        Buffer.from("\r\n"),
+        multipartBody(fields, boundary, random),
+      ]);
+      const truncated = random.chance(0.1);
+      return {
+        kind: "import upload",
+        method: "POST",
+        target: random.pick(["/admin/tools/import", "/admin/tools/import.json", "/admin/tools/import.data"]),
+        headers: [
+          ...headers(random, site, { signedIn: random.chance(0.85), post: true }),
+          ["Content-Type", `multipart/form-data; boundary=${boundary}`],
+          ...(random.chance(0.5) ? [["Accept", "application/json"] as [string, string]] : []),
+        ],
+        body: truncated ? complete.subarray(0, random.below(complete.length)) : complete,
+        ...(truncated ? { truncatedTo: complete.length } : {}),
+      };
+    },
+  ],
+  [
+    10,
+    (random, site) => ({
+      kind: "public page",
+      method: random.chance(0.9) ? "GET" : "HEAD",
+      target: maybeData(random, random.pick([...PUBLIC_PAGES, ...RESOURCES])) + query(random),
+      headers: headers(random, site, { signedIn: random.chance(0.2), post: false }),
+    }),
+  ],
+  [
+    8,
+    (random, site) => ({
+      kind: "post page",
+      method: "GET",
+      target: maybeData(random, `/blog/${postId(random, site)}`) + query(random),
+      headers: headers(random, site, { signedIn: random.chance(0.2), post: false }),
+    }),
+  ],
+  [
+    5,
+    (random, site) => ({
+      kind: "category page",
+      method: "GET",
+      target:
+        maybeData(random, `/category/${random.chance(0.5) ? random.pick(site.categories) : urlComponent(random)}`) +
+        query(random),
+      headers: headers(random, site, { signedIn: false, post: false }),
+    }),
+  ],
+  [
+    8,
+    (random, site) => ({
+      kind: "search",
+      method: "GET",
+      target: `${maybeData(random, "/search")}?q=${urlComponent(random)}${random.chance(0.3) ? `&page=${urlComponent(random)}` : ""}`,
+      headers: headers(random, site, { signedIn: false, post: false }),
+    }),
+  ],
+  [
+    10,
+    (random, site) => {
+      const page = random.pick([
+        ...ADMIN_PAGES,
+        `/admin/posts/edit/${postId(random, site)}`,
+        `/admin/posts/edit/${postId(random, site)}/revisions/${urlComponent(random)}`,
+        `/admin/${urlComponent(random)}`,
+      ]);
+      return {
+        kind: "admin page",
+        method: random.chance(0.9) ? "GET" : "HEAD",
+        target: maybeData(random, page) + query(random),
+        headers: headers(random, site, { signedIn: random.chance(0.6), post: false }),
+      };
+    },
+  ],
+  [
+    5,
+    (random, site) => ({
+      kind: "unknown path",
+      method: "GET",
+      target: random.pick([
+        () => `/${urlComponent(random)}/${urlComponent(random)}`,
+        () => `/assets/${urlComponent(random)}`,
+        () => `/covers/${urlComponent(random)}`,
+        () =>
+          `/media/${urlComponent(random)}/${random.pick(["original", "480", urlComponent(random)])}.${random.pick(["jpeg", "webp", "avif", urlComponent(random)])}`,
+        () => `/preview/${urlComponent(random)}`,
+        () => `/sitemaps/${urlComponent(random)}`,
+        () => `/category/${urlComponent(random)}/${random.pick(["rss.xml", "atom.xml", "feed.json"])}`,
+        () => `/__manifest?p=${urlComponent(random)}&version=${urlComponent(random)}`,
+        () => `/${"é".repeat(1 + random.below(20))}`,
+        () => random.pick(["*", "//", "/..", "/%2e%2e/%2e%2e/etc/passwd", "http://evil.example/", "/./blog"]),
+      ])(),
+      headers: headers(random, site, { signedIn: false, post: false }),
+    }),
+  ],
+  [
+    22,
+    (random, site) => {
+      const { target, admin } = formTarget(random, site);
+      const { contentType, body } = formBody(random, formFields(random, target, site));
+      return {
+        kind: "form post",
+        method: "POST",
+        target,
+        headers: [
+          ...headers(random, site, { signedIn: admin && random.chance(0.6), post: true }),
+          ["Content-Type", contentType],
+        ],
+        body,
+      };
+    },
+  ],
+  [
+    6,
+    (random, site) => {
+      const { target, admin } = formTarget(random, site);
+      const { contentType, body } = formBody(random, formFields(random, target, site));
+      return {
+        kind: "wrong method",
+        method: random.pick(WRONG_METHODS),
+        target,
+        headers: [
+          ...headers(random, site, { signedIn: admin && random.chance(0.5), post: true }),
+          ["Content-Type", contentType],
+        ],
+        body: random.chance(0.7) ? body : undefined,
+      };
+    },
+  ],
+  [
+    8,
+    (random, site) => {
+      const { target, admin } = formTarget(random, site);
+      const fields = formFields(random, target, site);
+      const contentType = random.pick(WRONG_CONTENT_TYPES);
+      const body = random.pick([
+        () => Buffer.from(JSON.stringify(Object.fromEntries(fields))),
+        () => urlencodedBody(fields, random),
+        () => Buffer.from(Array.from({ length: random.below(2_000) }, () => random.below(256))),
+      ])();
+      return {
+        kind: "wrong content type",
+        method: "POST",
+        target,
+        headers: [
+          ...headers(random, site, { signedIn: admin && random.chance(0.5), post: true }),
+          ...(random.chance(0.15) ? [] : [["Content-Type", contentType] as [string, string]]),
+        ],
+        body,
+      };
+    },
+  ],
+  [
+    4,
+    (random, site) => {
+      const { target, admin } = formTarget(random, site);
+      const boundary = `----fuzz${random.below(1e9)}`;
+      const complete = multipartBody(formFields(random, target, site), boundary, random);
+      const body = random.pick([
+        () => complete.subarray(0, random.below(complete.length)),
+        () => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="a"\r\n\r\nno closing boundary`),
+        () => Buffer.from(`--${boundary}\r\nno headers at all\r\n--${boundary}--\r\n`),
+        () => Buffer.from("not multipart at all"),
+      ])();
+      return {
+        kind: "malformed multipart",
+        method: "POST",
+        target,
+        headers: [
+          ...headers(random, site, { signedIn: admin && random.chance(0.5), post: true }),
+          ["Content-Type", `multipart/form-data; boundary=${boundary}`],
+        ],
+        body,
+      };
+    },
+  ],
+  [
+    5,
+    (random, site) => {
+      const { target, admin } = formTarget(random, site);
+      const { contentType, body } = formBody(random, formFields(random, target, site));
+      return {
+        kind: "truncated body",
+        method: "POST",
+        target,
+        headers: [
+          ...headers(random, site, { signedIn: admin && random.chance(0.5), post: true }),
+          ["Content-Type", contentType],
+        ],
+        body: body.subarray(0, random.below(body.length + 1)),
+        truncatedTo: body.length + 1 + random.below(2_000),
+      };
+    },
+  ],
+  [
+    4,
+    (random, site) => {
+      const huge = random.pick([
+        (): [string, string][] => [["Cookie", `blog_session=${"a".repeat(20_000)}`]],
+        (): [string, string][] => [
+          ["Cookie", Array.from({ length: 300 }, (_, index) => `c${index}=${index}`).join("; ")],
+        ],
+        (): [string, string][] => [["User-Agent", "Mozilla/5.0 ".repeat(900)]],
+        (): [string, string][] => [["Referer", `${site.origin}/${"r".repeat(20_000)}`]],
+        (): [string, string][] => Array.from({ length: 150 }, (_, index) => [`X-Fuzz-${index}`, "v".repeat(50)]),
+        (): [string, string][] => [["Host", random.pick(["evil.example", "", "127.0.0.1:1", "[::1]:99999", "a b"])]],
+        (): [string, string][] => [["X-Fuzz", "bad\u0000value"]],
+        (): [string, string][] => [["Transfer-Encoding", "chunked, identity"]],
+        (): [string, string][] => [["X-Forwarded-Host", random.pick(["", "evil.example", "a b", "[", "x:y:z", "%zz"])]],
+        (): [string, string][] => [["X-Forwarded-Proto", random.pick(["", "gopher", "https, http", "a b"])]],
+      ])();
+      return {
+        kind: "huge or odd headers",
+        method: "GET",
+        target: random.pick([...PUBLIC_PAGES, ...ADMIN_PAGES]),
+        headers: [["X-Forwarded-For", address(random)], ...huge],
+      };
+    },
+  ],
+];
+
+function generateRequests(seed: number, site: FuzzSite): FuzzRequest[] {
+  const random = createRandom(seed);
+  const totalWeight = GENERATORS.reduce((sum, [weight]) => sum + weight, 0);
+  const requests = Array.from({ length: REQUEST_COUNT }, () => {
+    let roll = random.below(totalWeight);
+    const [, generator] = GENERATORS.find(([weight]) => (roll -= weight) < 0)!;
+    return generator(random, site);
+  });
+  // The burst goes first, before the fuzzed settings forms can hold or close comments.
+  const burst: FuzzRequest[] = [];
+  const burstTarget = `/blog/${random.pick(site.postIds)}`;
+  const burstAddress = address(random);
+  for (let index = 0; index < COMMENT_BURST; index += 1) {
+    burst.push({
+      kind: "comment burst",
+      method: "POST",
+      target: burstTarget,
+      headers: [
+        ["X-Forwarded-For", burstAddress],
+        ["Origin", site.origin],
+        ["Content-Type", "application/x-www-form-urlencoded"],
+      ],
+      body: Buffer.from(`author=Eager&content=Comment+number+${index}`),
+    });
+  }
+  return [...burst, ...requests];
+}
+
+/** What is wrong with an answer, or undefined when it is fine. */
+function problemWith(response: RawResponse): string | undefined {
+  if (response.status >= 500) return `answered ${response.status}`;
+  if (response.status === 429 && !response.headers["retry-after"]) return "answered 429 without Retry-After";
+  return undefined;
+}
+
+async function signIn(origin: string): Promise<string> {
+  const response = await fetch(`${origin}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: origin, "X-Forwarded-For": "192.0.2.1" },
+    body: new URLSearchParams(E2E_ADMIN),
+  });
+  expect(response.status, "the admin signs in").toBe(302);
+  const session = response.headers.getSetCookie().find((header) => header.startsWith("blog_session="));
+  expect(session, "sign-in sets the session cookie").toBeDefined();
+  return session!.split(";")[0]!;
+}
+
+async function discoverSite(origin: string, adminCookie: string): Promise<FuzzSite> {
+  const adminList = await (await fetch(`${origin}/admin/posts`, { headers: { Cookie: adminCookie } })).text();
+  const postIds = [...new Set([...adminList.matchAll(/\/admin\/posts\/edit\/([\w-]+)/g)].map((match) => match[1]!))];
+  const categoryPage = await (await fetch(`${origin}/categories`)).text();
+  const categories = [...new Set([...categoryPage.matchAll(/\/category\/([\w-]+)/g)].map((match) => match[1]!))];
+  expect(postIds.length, "the demo posts are listed for the admin").toBeGreaterThan(5);
+  expect(categories.length, "the demo categories are listed").toBeGreaterThan(1);
+  return { origin, adminCookie, postIds, categories };
+}
+
+const PINO_INFO = 30;
+const PINO_ERROR = 50;
+
+interface LogLine {
+  level: number;
+  reqId?: number;
+  msg?: string;
+  res?: { statusCode: number | null };
+  err?: { type?: string; message?: string; status?: number; data?: string };
+}
+
+/** "3× message (error)" for each distinct kind of line, so a report stays short however often it happened. */
+function summarize(lines: LogLine[]): string[] {
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    const error = line.err ? ` (${line.err.status ?? line.err.type}: ${line.err.data ?? line.err.message})` : "";
+    const key = `${line.msg}${error}`.replace(/"[^"]*"/g, '"…"').slice(0, 240);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([key, count]) => `${count}× ${key}`);
+}
+
+/**
+ * Reads the server's JSON log for two promises: only a request that failed with a 5xx (or
+ * nothing at all) is logged as an error, and a missing page or refused method is logged as info.
+ */
+function inspectLog(output: string) {
+  const lines = output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as LogLine);
+  const statusOf = new Map(lines.filter((line) => line.res).map((line) => [line.reqId, line.res!.statusCode ?? 0]));
+  return {
+    errorsWithoutServerError: summarize(
+      lines.filter((line) => line.level >= PINO_ERROR && (statusOf.get(line.reqId) ?? 0) < 500),
+    ),
+    routineAboveInfo: summarize(
+      lines.filter((line) => (line.res?.statusCode === 404 || line.res?.statusCode === 405) && line.level > PINO_INFO),
+    ),
+  };
+}
+
+interface Failure {
+  index: number;
+  request: FuzzRequest;
+  problem: string;
+}
+
+/** Sends every request, a few at a time, and tallies what came back. */
+async function sendAll(port: number, requests: FuzzRequest[]) {
+  const statuses = new Map<string, number>();
+  const failures: Failure[] = [];
+  const count = (status: string) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const index = next++;
+      const request = requests[index]!;
+      let problem: string | undefined;
+      try {
+        const response = await sendRaw(port, request, REQUEST_TIMEOUT_MS);
+        count(String(response.status));
+        problem = problemWith(response);
+      } catch (error) {
+        count("no answer");
+        problem = (error as Error).message;
+      }
+      if (problem) failures.push({ index, request, problem });
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const histogram = [...statuses]
+    .toSorted(([a], [b]) => a.localeCompare(b))
+    .map(([status, times]) => `${status}×${times}`)
+    .join(" ");
+  return { histogram, failures };
+}
+
+/** One example of each kind of failure: the rest of a kind usually share its cause. */
+function describeFailures(failures: Failure[]): string {
+  const kinds = new Map<string, { count: number; example: Failure }>();
+  for (const failure of failures) {
+    const key = `${failure.request.kind}: ${failure.problem}`;
+    const known = kinds.get(key);
+    if (known) known.count += 1;
+    else kinds.set(key, { count: 1, example: failure });
+  }
+  return [...kinds]
+    .map(
+      ([key, { count, example }]) =>
+        `${count}× ${key}\n    e.g. #${example.index}: ${describeRequest(example.request)}`,
+    )
+    .join("\n");
+}
+
+/** Starts a server on `databaseUrl`, sends every request, and checks the answers, the log and the server's health. */
+async function fuzz(databaseUrl: string, label: string, seed: number): Promise<void> {
+  const port = await findFreePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const server = startServer({
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    SITE_URL: origin,
+    DATABASE_URL: databaseUrl,
+    ADMIN_EMAIL: E2E_ADMIN.email,
+    ADMIN_PASSWORD: E2E_ADMIN.password,
+    // Each request comes from its own X-Forwarded-For address, so rate limits answer only the bursts meant for them.
+    TRUST_PROXY: "1",
+  });
+  try {
+    await expect.poll(() => server.output(), { timeout: 30_000 }).toContain("Blog ready at");
+    const site = await discoverSite(origin, await signIn(origin));
+    const requests = generateRequests(seed, site);
+
+    const started = Date.now();
+    const { histogram, failures } = await sendAll(port, requests);
+    console.log(
+      `fuzz on ${label}: seed ${seed}, ${requests.length} requests in ${Math.round((Date.now() - started) / 1000)} s, statuses ${histogram}`,
+    );
+    if (failures.length > 0) {
+      const logFile = test.info().outputPath(`server-${label}.log`);
+      writeFileSync(logFile, server.output());
+      await test.info().attach(`server log (${label})`, { path: logFile, contentType: "text/plain" });
+    }
+    const summary = `${label}, seed ${seed} (replay with FUZZ_SEED=${seed}): ${failures.length} of ${requests.length} requests failed`;
+    expect.soft(failures.length, `${summary}\n${describeFailures(failures)}\n`).toBe(0);
+
+    expect((await fetch(`${origin}/healthz`)).status, "the server is healthy afterwards").toBe(200);
+    const log = inspectLog(server.output());
+    expect.soft(log.errorsWithoutServerError, "only a server error is logged as an error").toEqual([]);
+    expect.soft(log.routineAboveInfo, "missing pages and refused methods are logged as information").toEqual([]);
+  } finally {
+    server.child.kill("SIGTERM");
+    await server.exit;
+  }
+}
+
+const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
+
+test.describe("hostile requests never get a server error, a hang or an unhealthy server", () => {
+  // One database at a time: two runs at once on a shared 2-core machine would only slow each
+  // other. About a minute each on an idle two-core machine; much more when it is shared. A hang
+  // is caught per request (REQUEST_TIMEOUT_MS), so the timeout only bounds the whole run.
+  test.describe.configure({ mode: "serial", timeout: 480_000 });
+
+  test("on SQLite", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "blog-fuzz-"));
+    try {
+      await fuzz(`file:${directory}/blog.sqlite`, "SQLite", seed);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  test("on PostgreSQL", async () => {
+    const name = `blog_fuzz_${process.pid}_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3_000 });
+    try {
+      await admin.connect();
+    } catch (error) {
+      if (process.env.CI === "true") throw error;
+      test.skip(true, `no PostgreSQL at ${POSTGRES_ADMIN_URL}: ${(error as Error).message}`);
+    }
+    const url = new URL(POSTGRES_ADMIN_URL);
+    url.pathname = `/${name}`;
+    try {
+      await admin.query(`create database ${name}`);
+      await fuzz(url.href, "PostgreSQL", seed);
+    } finally {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  });
+});

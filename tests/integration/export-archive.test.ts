@@ -1,0 +1,185 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import * as yauzl from "yauzl";
+import { ZipFile } from "yazl";
+import { DEFAULT_IMPORT_OPTIONS } from "#domain/portability.ts";
+import { createServices } from "../../server/services/index.ts";
+import { createTestDatabase, testDialects } from "../support/databases.ts";
+import { createPosts, TEST_PASSWORD_COST } from "../support/factories.ts";
+import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
+
+async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+/** Every entry of a zip, by name, as any unzip tool would read it. */
+async function unzip(archive: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await yauzl.fromBufferPromise(archive, { lazyEntries: true });
+  const files = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on("entry", (entry: yauzl.Entry) => {
+      zip.openReadStreamPromise(entry).then(async (stream) => {
+        files.set(entry.fileName, await collect(stream));
+        zip.readEntry();
+      }, reject);
+    });
+    zip.on("end", () => resolve());
+    zip.on("error", reject);
+    zip.readEntry();
+  });
+  return files;
+}
+
+describe.each(testDialects())("the export archive on $dialect", ({ dialect, skip }) => {
+  const blog = useTestBlog({ dialect, skip });
+
+  it("holds the JSON export, the images' records and every stored file at its URL path", async () => {
+    const bytes = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#2a6f97" } })
+      .jpeg()
+      .toBuffer();
+    const image = await blog.services.media.upload({
+      bytes,
+      name: "harbour.jpg",
+      declaredType: "image/jpeg",
+      uploadedBy: "admin-1",
+    });
+    await createPosts(blog.services, blog.clock, [
+      { title: "With a picture", content: `<p><img src="${image.url}"></p>` },
+    ]);
+
+    const files = await unzip(await collect(blog.services.portability.exportArchive()));
+
+    let json = "";
+    for await (const chunk of blog.services.portability.exportBlog()) json += chunk;
+    const document = JSON.parse(files.get("inkwell-export.json")!.toString("utf8")) as { posts: { title: string }[] };
+    expect({ ...document, exportedAt: "" }).toEqual({ ...(JSON.parse(json) as object), exportedAt: "" });
+    expect(document.posts.map((post) => post.title)).toEqual(["With a picture"]);
+
+    expect(JSON.parse(files.get("media.json")!.toString("utf8"))).toEqual([
+      expect.objectContaining({ hash: image.hash, originalName: "harbour.jpg", width: 900, height: 600 }),
+    ]);
+    const stored = await blog.handle.db
+      .selectFrom("media_variants")
+      .select(["width", "format", "bytes"])
+      .where("hash", "=", image.hash)
+      .execute();
+    expect(stored.length).toBeGreaterThan(1);
+    for (const variant of stored) {
+      const name = `media/${image.hash}/${Number(variant.width) === 0 ? "original" : variant.width}.${variant.format}`;
+      expect(files.get(name), name).toEqual(Buffer.from(variant.bytes));
+    }
+    expect(files.size).toBe(2 + stored.length);
+  });
+
+  it("is a valid archive with an empty image list when nothing was uploaded", async () => {
+    const files = await unzip(await collect(blog.services.portability.exportArchive()));
+    expect([...files.keys()]).toEqual(["inkwell-export.json", "media.json"]);
+    expect(JSON.parse(files.get("media.json")!.toString("utf8"))).toEqual([]);
+  });
+});
+
+describe.each(testDialects())("importing the export archive on $dialect", ({ dialect, skip }) => {
+  const blog = useTestBlog({ dialect, skip });
+
+  it("moves posts and images to an empty blog: same files, same links, the images in use; twice creates nothing twice", async () => {
+    const bytes = await sharp({ create: { width: 700, height: 500, channels: 3, background: "#97602a" } })
+      .png()
+      .toBuffer();
+    const image = await blog.services.media.upload({
+      bytes,
+      name: "sunset.png",
+      declaredType: "image/png",
+      uploadedBy: "admin-1",
+    });
+    await createPosts(blog.services, blog.clock, [{ title: "Sunset", content: `<p><img src="${image.url}"></p>` }]);
+    const directory = mkdtempSync(path.join(tmpdir(), "inkwell-archive-"));
+    const file = path.join(directory, "blog.zip");
+    const target = await createTestDatabase(dialect);
+    try {
+      writeFileSync(file, await collect(blog.services.portability.exportArchive()));
+      const other = createServices({
+        db: target.db,
+        dialect,
+        now: blog.clock.now,
+        passwordCost: TEST_PASSWORD_COST,
+        commentIpSalt: TEST_COMMENT_IP_SALT,
+      });
+      const report = await other.portability.importArchive(file, DEFAULT_IMPORT_OPTIONS);
+      expect(report.created.posts).toBe(1);
+      expect(report.warnings).toContain("1 images imported with their files");
+
+      const variants = (db: typeof target.db) =>
+        db
+          .selectFrom("media_variants")
+          .select(["width", "format", "bytes"])
+          .orderBy("width")
+          .orderBy("format")
+          .execute();
+      const copied = await variants(target.db);
+      expect(copied.map((row) => [Number(row.width), row.format, Buffer.from(row.bytes)])).toEqual(
+        (await variants(blog.handle.db)).map((row) => [Number(row.width), row.format, Buffer.from(row.bytes)]),
+      );
+      // Served at the same address as on the old blog.
+      const served = await other.media.getFile(image.hash, "original", "png");
+      const source = await blog.services.media.getFile(image.hash, "original", "png");
+      expect(served && Buffer.from(served.bytes)).toEqual(source && Buffer.from(source.bytes));
+      const [post] = (await other.posts.listPublishedPosts()).items;
+      expect(post?.title).toBe("Sunset");
+      expect(await target.db.selectFrom("media_uses").select(["hash", "post_id"]).execute()).toEqual([
+        { hash: image.hash, post_id: post?.id },
+      ]);
+
+      const again = await other.portability.importArchive(file, DEFAULT_IMPORT_OPTIONS);
+      expect(again.created.posts).toBe(0);
+      expect(again.skipped).toContainEqual({ item: "image sunset.png", reason: "this blog has it already" });
+      expect(await variants(target.db)).toHaveLength(copied.length);
+    } finally {
+      await target.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a cut-short archive and one that is not an Inkwell export, and changes nothing", async () => {
+    const bytes = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#333333" } })
+      .jpeg()
+      .toBuffer();
+    await blog.services.media.upload({ bytes, name: "grey.jpg", declaredType: "image/jpeg", uploadedBy: "admin-1" });
+    await createPosts(blog.services, blog.clock, [{ title: "Grey" }]);
+    const archive = await collect(blog.services.portability.exportArchive());
+    const directory = mkdtempSync(path.join(tmpdir(), "inkwell-archive-"));
+    const target = await createTestDatabase(dialect);
+    try {
+      const other = createServices({
+        db: target.db,
+        dialect,
+        now: blog.clock.now,
+        passwordCost: TEST_PASSWORD_COST,
+        commentIpSalt: TEST_COMMENT_IP_SALT,
+      });
+      const cut = path.join(directory, "cut.zip");
+      writeFileSync(cut, archive.subarray(0, Math.floor(archive.length * 0.6)));
+      await expect(other.portability.importArchive(cut, DEFAULT_IMPORT_OPTIONS)).rejects.toThrow(/cannot be read/);
+
+      const zip = new ZipFile();
+      zip.addBuffer(Buffer.from("{}"), "something-else.json");
+      zip.end();
+      const foreign = path.join(directory, "foreign.zip");
+      writeFileSync(foreign, await collect(zip.outputStream));
+      await expect(other.portability.importArchive(foreign, DEFAULT_IMPORT_OPTIONS)).rejects.toThrow(
+        "This .zip has no inkwell-export.json: it is not an Inkwell export.",
+      );
+
+      expect(await target.db.selectFrom("posts").select("id").execute()).toEqual([]);
+      expect(await target.db.selectFrom("media").select("hash").execute()).toEqual([]);
+      expect(await target.db.selectFrom("media_variants").select("hash").execute()).toEqual([]);
+    } finally {
+      await target.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
