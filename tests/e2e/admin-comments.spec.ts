@@ -62,6 +62,7 @@ test("a held comment is shown to its writer only, until the writer of the blog a
   await expect(stranger.getByText(text)).toHaveCount(0);
 
   await page.goto(`/admin/comments?q=${suffix}`);
+  await expect(page).toHaveURL(new RegExp(`/admin/comments\\?status=pending&q=${suffix}$`));
   await expect(tab(page, /^Pending \(1\)$/)).toHaveAttribute("aria-current", "page");
   const row = page.getByRole("row").filter({ hasText: `Linker ${suffix}` });
   await expect(row).toContainText("3 links");
@@ -73,7 +74,7 @@ test("a held comment is shown to its writer only, until the writer of the blog a
   await row.getByRole("button", { name: `Approve the comment by Linker ${suffix}` }).click();
   await expect(row).toHaveCount(0);
   await expect(tab(page, /^Approved \(1\)$/)).toBeVisible();
-  await expect(tab(page, /^Pending \(0\)$/)).toBeVisible();
+  await expect(tab(page, /^Pending \(0\)$/)).toHaveAttribute("aria-current", "page");
 
   await stranger.reload();
   await expect(commentItems(stranger).filter({ hasText: text })).not.toContainText("awaiting moderation");

@@ -71,6 +71,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       search: q,
       page: Number(url.searchParams.get("page")) || 1,
     });
+    // The tab chosen for a bare URL goes into the address, so approving the last pending comment
+    // keeps the writer on Pending instead of swapping the list under them.
+    if (!isStatus(requested)) {
+      return redirect(listHref({ status: listing.status, post, q, page: listing.page }));
+    }
     return {
       ...listing,
       q,
