@@ -10,6 +10,7 @@ import { writersDeskSchema } from "./migrations/0006-writers-desk.ts";
 import { searchPageIndexSchema } from "./migrations/0007-search-page-index.ts";
 import { importSourcesSchema } from "./migrations/0009-import-sources.ts";
 import { mediaSchema } from "./migrations/0008-media.ts";
+import { publicListIndexesSchema } from "./migrations/0010-public-list-indexes.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -24,6 +25,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0007-search-page-index": searchPageIndexSchema(),
     "0009-import-sources": importSourcesSchema(),
     "0008-media": mediaSchema(dialect),
+    "0010-public-list-indexes": publicListIndexesSchema(),
   };
 }
 

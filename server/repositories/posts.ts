@@ -40,10 +40,12 @@ export function selectPublicPosts(db: Db, now: string) {
 
 /** The earliest publishing time still ahead: when the public view next changes by itself (a page cache's expiry). */
 export async function nextScheduledPublishAt(db: Db, now: string): Promise<string | null> {
+  // Only `publish_at`, so the one index that can answer is posts_publish_at, a single seek: with
+  // `published = 1` too, SQLite walks every published post instead. Only published posts keep
+  // a publishing time (services/posts.ts), and a stray one would only end a cached page early.
   const row = await db
     .selectFrom("posts")
     .select((eb) => eb.fn.min("publish_at").as("next"))
-    .where("published", "=", 1)
     .where("publish_at", ">", now)
     .executeTakeFirst();
   return row?.next ? toIsoString(row.next) : null;
@@ -126,9 +128,9 @@ function pageOf(items: PostSummary[], total: number, { page, pageSize }: PageReq
   return { items, total, page, pageSize };
 }
 
-/** The public list's order; `posts_published_created_at` walks it without sorting. */
+/** The public list's order; `posts_public_created_at` walks it backwards without sorting. */
 function newestFirst<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>) {
-  return query.orderBy(sql.ref("posts.created_at"), "desc").orderBy(sql.ref("posts.id"));
+  return query.orderBy(sql.ref("posts.created_at"), "desc").orderBy(sql.ref("posts.id"), "desc");
 }
 
 /** Counts come from the same indexes the lists walk: an index-only count, never a row read. */
@@ -169,7 +171,7 @@ export async function listNewestPublishedPosts(db: Db, now: string, limit: numbe
   return summarise(db, await newestFirst(selectPublicPosts(db, now).select(SUMMARY_COLUMNS)).limit(limit).execute());
 }
 
-/** The newest few of one category, through `posts_category_published_created_at`. */
+/** The newest few of one category, through `posts_category_public_created_at`. */
 export async function listNewestPublishedPostsInCategory(
   db: Db,
   now: string,
@@ -355,7 +357,7 @@ export async function searchPublishedPosts(
   const likePattern = `%${escapeLikePattern(needle)}%`;
   const { limit, offset } = pageWindow(request.page, request.pageSize);
 
-  // A page of ids first, index-only (posts_id_published_created_at), then the page's rows.
+  // A page of ids first, index-only (posts_id_public_created_at), then the page's rows.
   const readPage = async (trx: Db, matches: SelectQueryBuilder<Database, "post_search", { post_id: string }>) => {
     const publicMatches = () =>
       selectPublicPosts(trx, now).innerJoin(matches.as("matches"), "matches.post_id", "posts.id");
