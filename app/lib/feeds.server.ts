@@ -7,7 +7,8 @@ import { postPath } from "./post-card-data.ts";
 import { absoluteUrl, FEED_FORMATS, type FeedFormat, feedPath } from "./site-urls.ts";
 
 interface FeedSource {
-  siteUrl: string;
+  /** The blog as its owner named it in Settings. */
+  site: { siteUrl: string; title: string; description: string };
   /** Newest first, bodies already sanitised. */
   posts: Post[];
   category?: string;
@@ -15,17 +16,18 @@ interface FeedSource {
 
 const JSON_FEED_1_1 = "https://jsonfeed.org/version/1.1";
 
-function buildFeed({ siteUrl, posts, category }: FeedSource): Feed {
-  const at = (path: string) => absoluteUrl(siteUrl, path);
+function buildFeed({ site, posts, category }: FeedSource): Feed {
+  const at = (path: string) => absoluteUrl(site.siteUrl, path);
   const home = at(category ? categoryPath(category) : "/");
+  const name = site.title || SITE_NAME;
   const feed = new Feed({
     id: home,
-    title: category ? `${category} | ${SITE_NAME}` : SITE_NAME,
-    description: category ? `Posts in the ${category} category of ${SITE_NAME}.` : SITE_DESCRIPTION,
+    title: category ? `${category} | ${name}` : name,
+    description: category ? `Posts in the ${category} category of ${name}.` : site.description || SITE_DESCRIPTION,
     link: home,
     language: "en",
     favicon: at("/favicon.svg"),
-    copyright: `© ${SITE_NAME}`,
+    copyright: `© ${name}`,
     generator: false,
     // An empty feed is as old as the blog's epoch, so its Last-Modified never moves.
     updated: new Date(posts[0]?.updatedAt ?? 0),

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
-import { errorMeta, pageMeta, routeErrorMessage, seoMeta, SITE_DESCRIPTION, withSite } from "./meta";
+import {
+  blogPostingJsonLd,
+  errorMeta,
+  pageMeta,
+  routeErrorMessage,
+  seoMeta,
+  SITE_DESCRIPTION,
+  siteNameFrom,
+  withSite,
+} from "./meta";
 
 describe("page meta", () => {
   it("names the site in the title and always has a description", () => {
@@ -44,5 +53,26 @@ describe("page meta", () => {
     expect(tags).toContainEqual({ name: "twitter:title", content: "All Blog Posts | Field Notes" });
     expect(tags).toContainEqual({ property: "og:description", content: "Mine" });
     expect(JSON.stringify(tags)).not.toContain("Inkwell");
+  });
+
+  it("names the site as the publisher of a post's structured data", () => {
+    const matches = [{ id: "root", loaderData: { site: { title: "Field Notes", description: "Mine" } } }];
+    const post = {
+      title: "Soil",
+      excerpt: "On soil.",
+      author: "Jane",
+      coverImage: "/cover.jpg",
+      category: "Design",
+      tags: [],
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-02T00:00:00.000Z",
+    };
+    const jsonLd = blogPostingJsonLd(
+      { url: "https://notes.example", name: siteNameFrom(matches) },
+      post,
+      "https://notes.example/blog/soil",
+    );
+    expect(jsonLd.publisher).toMatchObject({ "@type": "Organization", name: "Field Notes" });
+    expect(siteNameFrom([])).toBe("Inkwell");
   });
 });

@@ -108,9 +108,14 @@ export function seoMeta(page: SeoPage): MetaDescriptor[] {
   return tags;
 }
 
+/** The site's name as the owner set it in Settings, from the root loader's data. */
+export function siteNameFrom(matches: readonly unknown[]): string {
+  return siteOf(matches)?.title || SITE_NAME;
+}
+
 /** The JSON-LD a post page carries: what search engines read for an article's rich result. */
 export function blogPostingJsonLd(
-  siteUrl: string,
+  site: { url: string; name: string },
   post: {
     title: string;
     excerpt: string;
@@ -123,6 +128,7 @@ export function blogPostingJsonLd(
   },
   url: string,
 ): Record<string, unknown> {
+  const siteUrl = site.url;
   return {
     "@context": "https://schema.org",
     "@type": "BlogPosting",
@@ -134,7 +140,7 @@ export function blogPostingJsonLd(
     author: { "@type": "Person", name: post.author },
     publisher: {
       "@type": "Organization",
-      name: SITE_NAME,
+      name: site.name,
       url: absoluteUrl(siteUrl, "/"),
       logo: { "@type": "ImageObject", url: absoluteUrl(siteUrl, "/favicon.svg") },
     },

@@ -1,5 +1,6 @@
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
+import { appContext } from "#server/request-context.ts";
 import { loader as feedLoader } from "../../app/routes/resources/feed.ts";
 import { FEED_POST_COUNT } from "../../server/services/posts.ts";
 import { testDialects } from "../support/databases.ts";
@@ -18,8 +19,16 @@ const xml = new XMLParser({
 describe.each(testDialects())("feeds on $dialect", ({ dialect, skip }) => {
   const blog = useTestBlog({ dialect, skip });
 
-  async function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+  async function get(
+    path: string,
+    headers: Record<string, string> = {},
+    naming?: { title: string; description: string },
+  ): Promise<Response> {
     const { context } = createRouteTestContext(blog.services);
+    if (naming) {
+      const values = context.get(appContext);
+      context.set(appContext, { ...values, site: { ...values.site, ...naming } });
+    }
     const category = path.match(/^\/category\/([^/]+)\//)?.[1];
     const request = new Request(`${SITE}${path}`, { headers });
     return (await feedLoader(routeArgs(request, context, category ? { category } : {}) as never)) as Response;
@@ -111,6 +120,17 @@ describe.each(testDialects())("feeds on $dialect", ({ dialect, skip }) => {
     expect((await get("/category/nonsense/rss.xml").catch((error: unknown) => error)) as Response).toMatchObject({
       status: 404,
     });
+  });
+
+  it("names the blog as its owner did in Settings, in every format", async () => {
+    await seed();
+    const naming = { title: "Jane's Garden Notes", description: "Essays on soil and seasons." };
+    const { rss } = xml.parse(await (await get("/rss.xml", {}, naming)).text());
+    expect(rss.channel).toMatchObject({ title: naming.title, description: naming.description });
+    const { feed } = xml.parse(await (await get("/category/design/atom.xml", {}, naming)).text());
+    expect(feed.title).toBe(`Design | ${naming.title}`);
+    const json = (await (await get("/feed.json", {}, naming)).json()) as { title: string; description: string };
+    expect(json).toMatchObject(naming);
   });
 
   it("never carries a draft, and holds the newest twenty", async () => {

@@ -8,7 +8,7 @@ import { buttonStyles } from "~/components/ui/styles";
 import { postTag } from "#server/services/content-changes.ts";
 import { formFailure, parseSubmission } from "~/lib/forms.server";
 import { readPendingCommentIds, rememberPendingComment } from "~/lib/pending-comments.server";
-import { blogPostingJsonLd, categoryCrumbs, errorMeta, seoMeta, siteUrlFrom, withSite } from "~/lib/meta";
+import { blogPostingJsonLd, categoryCrumbs, errorMeta, seoMeta, siteNameFrom, siteUrlFrom, withSite } from "~/lib/meta";
 import { postPath, toPostCardData } from "~/lib/post-card-data";
 import { requestedPage, requireExistingPage } from "~/lib/pagination.server";
 import { absoluteUrl } from "~/lib/site-urls";
@@ -138,7 +138,9 @@ export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, 
       tags: post.tags,
     },
     breadcrumbs: [...categoryCrumbs(post.category), { name: post.title, path: postPath(post.slug) }],
-    jsonLd: [blogPostingJsonLd(siteUrl, post, absoluteUrl(siteUrl, postPath(post.slug)))],
+    jsonLd: [
+      blogPostingJsonLd({ url: siteUrl, name: siteNameFrom(matches) }, post, absoluteUrl(siteUrl, postPath(post.slug))),
+    ],
   });
 });
 
