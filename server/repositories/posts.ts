@@ -248,11 +248,7 @@ export async function summarisePublishedCategories(
     categories.map(async (category) => {
       const [postCount, newest] = await Promise.all([
         countPublishedPosts(db, now, category),
-        selectPublicPosts(db, now)
-          .select("posts.excerpt")
-          .where("posts.category", "=", category)
-          .orderBy("posts.created_at", "desc")
-          .orderBy("posts.id")
+        newestFirst(selectPublicPosts(db, now).select("posts.excerpt").where("posts.category", "=", category))
           .limit(1)
           .executeTakeFirst(),
       ]);
@@ -270,7 +266,7 @@ export async function listNewestPublishedPostsWithContent(
   now: string,
   options: { limit: number; category?: string },
 ): Promise<Post[]> {
-  let query = selectPublicPosts(db, now).selectAll().orderBy("created_at", "desc").orderBy("id").limit(options.limit);
+  let query = newestFirst(selectPublicPosts(db, now).selectAll()).limit(options.limit);
   if (options.category !== undefined) query = query.where("category", "=", options.category);
   const rows = await query.execute();
   const tagsByPost = await loadTags(
