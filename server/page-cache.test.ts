@@ -63,6 +63,29 @@ describe("page cache", () => {
     expect(site.renders()).toBe(1);
   });
 
+  it("makes each encoding once, on the first request that asks for it", async () => {
+    const site = await startSite();
+    const plain = await fetch(`${site.base}/post/a?pad=4000`, { headers: { "Accept-Encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    const bytesBefore = site.cache.stats().bytes;
+    const gzip = await fetch(`${site.base}/post/a?pad=4000`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    expect(await gzip.text()).toBe(await plain.text());
+    expect(site.cache.stats().bytes).toBeGreaterThan(bytesBefore);
+    expect(site.renders()).toBe(1);
+  });
+
+  it("with no memory for pages renders every time, still with the page's script hashes and CDN headers", async () => {
+    const site = await startSite(0);
+    const first = await fetch(`${site.base}/post/a`, { headers: { "Accept-Encoding": "gzip" } });
+    const second = await fetch(`${site.base}/post/a`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(await second.text()).toContain("render 2");
+    expect(first.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
+    const [hash] = inlineScriptHashes(await first.text());
+    expect(first.headers.get("content-security-policy")).toContain(`script-src 'self' ${hash}`);
+    expect(site.cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+  });
+
   it("drops exactly the pages tagged with what changed", async () => {
     const site = await startSite();
     await fetch(`${site.base}/post/a`);

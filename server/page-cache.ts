@@ -21,8 +21,9 @@ interface Entry {
   csp: string | undefined;
   etag: string;
   identity: Buffer;
-  gzip: Buffer;
-  brotli: Buffer;
+  /** Each encoding is made the first time a reader asks for it, so a miss compresses once, not twice. */
+  gzip: Buffer | undefined;
+  brotli: Buffer | undefined;
   tags: Set<string>;
   /** When the page changes by itself (a scheduled post going live); undefined: only a write changes it. */
   expiresAt: number | undefined;
@@ -65,6 +66,24 @@ function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | 
   return undefined;
 }
 
+/**
+ * Moderate levels: a page is compressed on the request that missed, while the reader waits and
+ * other requests queue behind it; gzip 9 and brotli 9 together cost about 20 ms on a list page.
+ */
+function compress(identity: Buffer, encoding: "br" | "gzip"): Buffer {
+  if (encoding === "gzip") return gzipSync(identity, { level: 6 });
+  return brotliCompressSync(identity, {
+    params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length },
+  });
+}
+
+const ENTRY_OVERHEAD_BYTES = 512;
+
+function entryBytes(entry: Entry): number {
+  const encoded = (entry.gzip?.length ?? 0) + (entry.brotli?.length ?? 0);
+  return entry.identity.length + encoded + entry.key.length * 2 + ENTRY_OVERHEAD_BYTES;
+}
+
 function hasCookie(cookieHeader: string | undefined, name: string): boolean {
   return cookieHeader !== undefined && cookieHeader.split(";").some((part) => part.trim().startsWith(`${name}=`));
 }
@@ -87,10 +106,31 @@ export function createPageCache({ maxBytes, personalCookieNames, now = Date.now 
     if (previous) remove(previous);
     entries.set(entry.key, entry);
     usedBytes += entry.bytes;
+    evictOverBudget();
+  };
+
+  const evictOverBudget = () => {
     for (const oldest of entries.values()) {
       if (usedBytes <= maxBytes) break;
       remove(oldest);
     }
+  };
+
+  const encoded = (entry: Entry, encoding: "br" | "gzip"): Buffer => {
+    const field = encoding === "br" ? "brotli" : "gzip";
+    const cached = entry[field];
+    if (cached) return cached;
+    const body = compress(entry.identity, encoding);
+    entry[field] = body;
+    const bytes = entryBytes(entry);
+    if (entries.get(entry.key) === entry) {
+      usedBytes += bytes - entry.bytes;
+      entry.bytes = bytes;
+      evictOverBudget();
+    } else {
+      entry.bytes = bytes;
+    }
+    return body;
   };
 
   const send = (req: Parameters<RequestHandler>[0], res: Response, entry: Entry, end: (body?: Buffer) => void) => {
@@ -106,7 +146,7 @@ export function createPageCache({ maxBytes, personalCookieNames, now = Date.now 
       return;
     }
     const encoding = preferredEncoding(req.get("accept-encoding"));
-    const body = encoding === "br" ? entry.brotli : encoding === "gzip" ? entry.gzip : entry.identity;
+    const body = encoding ? encoded(entry, encoding) : entry.identity;
     if (encoding) res.setHeader("Content-Encoding", encoding);
     res.setHeader("Content-Length", String(body.length));
     end(req.method === "HEAD" ? undefined : body);
@@ -179,6 +219,11 @@ export function createPageCache({ maxBytes, personalCookieNames, now = Date.now 
         if (!anonymous || res.getHeader("Set-Cookie")) res.setHeader("Cache-Control", PRIVATE_CACHE_CONTROL);
         return end(identity);
       }
+      if (maxBytes === 0) {
+        // No memory for pages: a CDN in front may still keep them briefly; compression() encodes this one.
+        res.setHeader("Cache-Control", PUBLIC_CACHE_CONTROL);
+        return end(identity);
+      }
       const entry: Entry = {
         key,
         status: res.statusCode,
@@ -186,15 +231,13 @@ export function createPageCache({ maxBytes, personalCookieNames, now = Date.now 
         csp,
         etag: `"${createHash("sha256").update(identity).digest("base64url").slice(0, 32)}"`,
         identity,
-        gzip: gzipSync(identity, { level: 9 }),
-        brotli: brotliCompressSync(identity, {
-          params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length },
-        }),
+        gzip: undefined,
+        brotli: undefined,
         tags,
         expiresAt: res.locals.pageExpiresAt as number | undefined,
         bytes: 0,
       };
-      entry.bytes = entry.identity.length + entry.gzip.length + entry.brotli.length + key.length * 2 + 512;
+      entry.bytes = entryBytes(entry);
       store(entry);
       send(req, res, entry, (body) => end(body));
       return res;

@@ -11,6 +11,7 @@ import { searchPageIndexSchema } from "./migrations/0007-search-page-index.ts";
 import { importSourcesSchema } from "./migrations/0009-import-sources.ts";
 import { mediaSchema } from "./migrations/0008-media.ts";
 import { publicListIndexesSchema } from "./migrations/0010-public-list-indexes.ts";
+import { searchInListOrderSchema } from "./migrations/0011-search-in-list-order.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -26,6 +27,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0009-import-sources": importSourcesSchema(),
     "0008-media": mediaSchema(dialect),
     "0010-public-list-indexes": publicListIndexesSchema(),
+    "0011-search-in-list-order": searchInListOrderSchema(dialect),
   };
 }
 

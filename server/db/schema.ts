@@ -25,6 +25,8 @@ export interface PostsTable {
   publish_at: ColumnType<Date | string | null, string | null, string | null>;
   /** 0 or 1: the writer closed this post's comments. */
   comments_closed: ColumnType<number, number | undefined, number>;
+  /** A published post's search row key, in list order (server/db/search-keys.ts); null for a draft. */
+  search_key: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -59,7 +61,9 @@ export interface PostTagsTable {
 }
 
 /** PostgreSQL: a table with a trigram index. SQLite: an FTS5 table with the trigram tokenizer. */
+/** One row per published post: SQLite's FTS5 rowid, or PostgreSQL's `rowid` column, is the post's `search_key`. */
 export interface PostSearchTable {
+  rowid: number;
   post_id: string;
   search_text: string;
 }

@@ -63,7 +63,7 @@ export type ExportSection = keyof typeof EXPORTED_SECTIONS;
 export const NOT_EXPORTED: Record<string, string> = {
   post_tags: "exported inside each post as its `tags` list",
   settings: "exported as `site`, one property per setting",
-  post_search: "derived from posts; rebuilt when they are imported",
+  post_search: "derived from published posts; rebuilt when they are imported",
   // SQLite's FTS5 keeps post_search in these shadow tables.
   post_search_data: "FTS5 storage of post_search",
   post_search_idx: "FTS5 storage of post_search",
@@ -79,6 +79,7 @@ export const NOT_EXPORTED: Record<string, string> = {
   site_settings: "exported inside `site` as `siteSettings`",
   "posts.content_html": "rendered again from `content` and `format` when imported",
   "posts.reading_minutes": "worked out again from the body when imported",
+  "posts.search_key": "the key of the post's search row, given again when imported",
   post_preview_tokens: "secret preview links, useless elsewhere",
   post_slug_history: "former addresses redirect on the blog that published them; each post keeps its current slug",
   media: "not in the JSON document (posts keep their /media/ links); the .zip export carries it as media.json",
@@ -176,7 +177,13 @@ export type CommentRow = Omit<Insertable<Database["comments"]>, "ip_hash">;
 /** A post as imported: its row as it will be stored, and its tags (search text follows from both). */
 export async function insertImportedPost(trx: Transaction<Database>, row: PostRow, tags: string[]): Promise<void> {
   await trx.insertInto("posts").values(row).execute();
-  await writeTagsAndSearch(trx, row.id, { title: row.title, contentHtml: row.content_html ?? "", tags });
+  await writeTagsAndSearch(trx, row.id, {
+    title: row.title,
+    contentHtml: row.content_html ?? "",
+    tags,
+    published: row.published === 1,
+    createdAt: row.created_at,
+  });
   // The images it shows (those this blog has) are in use, so the prune keeps them.
   await replaceMediaUses(
     trx,

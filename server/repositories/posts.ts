@@ -1,10 +1,11 @@
-import { randomBytes } from "node:crypto";
-import { type Kysely, type Selectable, type SelectQueryBuilder, type Transaction, sql } from "kysely";
+import { randomBytes, randomInt } from "node:crypto";
+import { type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction, sql } from "kysely";
 import type { Dialect } from "../db/connect.ts";
 import type { Database, PostsTable } from "../db/schema.ts";
 import type { CategorySummary, Post, PostFields, PostSummary } from "#domain/post.ts";
 import { type Page, pageWindow } from "#domain/pagination.ts";
 import { htmlToText } from "../html.ts";
+import { firstSearchKey, SEARCH_KEYS_PER_MILLISECOND } from "../db/search-keys.ts";
 import { recordRevision } from "./post-revisions.ts";
 
 /** Who saved, and how, for the revision a save keeps. */
@@ -38,6 +39,19 @@ export function selectPublicPosts(db: Db, now: string) {
     .where((eb) => eb.or([eb("posts.publish_at", "is", null), eb("posts.publish_at", "<=", now)]));
 }
 
+/**
+ * The search keys of published posts whose publishing time is still ahead: the rule above,
+ * turned round for the search index, which holds every published post (migration 0011).
+ * Only scheduled posts have a `publish_at`, so this is a seek on posts_publish_at.
+ */
+function selectScheduledSearchKeys(db: Db, now: string) {
+  return db
+    .selectFrom("posts")
+    .select("posts.search_key")
+    .where("posts.publish_at", ">", now)
+    .where("posts.search_key", "is not", null);
+}
+
 /** The earliest publishing time still ahead: when the public view next changes by itself (a page cache's expiry). */
 export async function nextScheduledPublishAt(db: Db, now: string): Promise<string | null> {
   // Only `publish_at`, so the one index that can answer is posts_publish_at, a single seek: with
@@ -68,7 +82,7 @@ const SUMMARY_COLUMNS = [
   "posts.updated_at",
 ] as const;
 
-type SummaryRow = Omit<Selectable<PostsTable>, "content" | "content_html">;
+type SummaryRow = Omit<Selectable<PostsTable>, "content" | "content_html" | "search_key">;
 
 /** Tags of one page of posts: the id list is a page long at most. */
 async function loadTags(db: Db, postIds: string[]): Promise<Map<string, string[]>> {
@@ -339,7 +353,8 @@ function escapeLikePattern(text: string): string {
  * trigram index: FTS5's trigram tokenizer on SQLite, pg_trgm on PostgreSQL. Queries
  * shorter than a trigram cannot use either index and fall back to a scan of the
  * search table, which is still correct. Results are newest first (docs/decisions/0005):
- * the page is read by joining the matches to the date index, never by listing ids.
+ * search rows are keyed in list order, so a page is the matches read backwards by key and
+ * the count never joins to posts; only the page's rows are read, through the publishing rule.
  */
 export async function searchPublishedPosts(
   db: Kysely<Database>,
@@ -353,30 +368,31 @@ export async function searchPublishedPosts(
   const likePattern = `%${escapeLikePattern(needle)}%`;
   const { limit, offset } = pageWindow(request.page, request.pageSize);
 
-  // A page of ids first, index-only (posts_id_public_created_at), then the page's rows.
-  const readPage = async (trx: Db, matches: SelectQueryBuilder<Database, "post_search", { post_id: string }>) => {
-    const publicMatches = () =>
-      selectPublicPosts(trx, now).innerJoin(matches.as("matches"), "matches.post_id", "posts.id");
-    const [ids, count] = await Promise.all([
-      newestFirst(publicMatches().select("posts.id")).limit(limit).offset(offset).execute(),
-      publicMatches()
+  const readPage = async (trx: Db, matchCondition: RawBuilder<boolean>) => {
+    const matches = () =>
+      trx
+        .selectFrom("post_search")
+        .where(matchCondition)
+        .where("post_search.rowid", "not in", selectScheduledSearchKeys(trx, now));
+    const [idRows, count] = await Promise.all([
+      matches()
+        .select("post_search.post_id")
+        .orderBy("post_search.rowid", "desc")
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+      matches()
         .select((eb) => eb.fn.countAll<number>().as("count"))
         .executeTakeFirstOrThrow(),
     ]);
+    const ids = idRows.map((row) => row.post_id);
     const rows =
       ids.length === 0
         ? []
-        : await newestFirst(
-            trx
-              .selectFrom("posts")
-              .select(SUMMARY_COLUMNS)
-              .where(
-                "posts.id",
-                "in",
-                ids.map((row) => row.id),
-              ),
-          ).execute();
-    return pageOf(await summarise(trx, rows), Number(count.count), request);
+        : await selectPublicPosts(trx, now).select(SUMMARY_COLUMNS).where("posts.id", "in", ids).execute();
+    const rowsById = new Map(rows.map((row) => [row.id, row]));
+    const inOrder = ids.flatMap((id) => rowsById.get(id) ?? []);
+    return pageOf(await summarise(trx, inOrder), Number(count.count), request);
   };
 
   if (dialect === "postgres") {
@@ -386,27 +402,15 @@ export async function searchPublishedPosts(
     // scans in this transaction, the matches come from the trigram index.
     return db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      return readPage(
-        trx,
-        trx
-          .selectFrom("post_search")
-          .select("post_search.post_id")
-          .where(sql<boolean>`search_text ilike ${likePattern} escape '\\'`),
-      );
+      return readPage(trx, sql<boolean>`search_text ilike ${likePattern} escape '\\'`);
     });
   }
-
-  const matches =
+  return readPage(
+    db,
     [...needle].length >= TRIGRAM
-      ? db
-          .selectFrom("post_search")
-          .select("post_search.post_id")
-          .where(sql<boolean>`post_search match ${`"${needle.replaceAll('"', '""')}"`}`)
-      : db
-          .selectFrom("post_search")
-          .select("post_search.post_id")
-          .where(sql<boolean>`search_text like ${likePattern} escape '\\'`);
-  return readPage(db, matches);
+      ? sql<boolean>`post_search match ${`"${needle.replaceAll('"', '""')}"`}`
+      : sql<boolean>`search_text like ${likePattern} escape '\\'`,
+  );
 }
 
 export async function findPostById(db: Db, id: string): Promise<Post | undefined> {
@@ -483,12 +487,40 @@ function searchText(fields: Pick<PostFields, "title" | "contentHtml" | "tags">):
   return [fields.title, htmlToText(fields.contentHtml), fields.tags.join(" ")].join("\n");
 }
 
-/** Replaces a post's tags and search text; call inside the transaction that writes the post. */
-export async function writeTagsAndSearch(
-  db: Db,
-  id: string,
-  fields: Pick<PostFields, "title" | "contentHtml" | "tags">,
-): Promise<void> {
+/**
+ * A free search key for a post created at `createdAt` (migration 0011): one of the
+ * millisecond's keys, tried from a random one so that two servers saving posts of the same
+ * millisecond at once almost never reach for the same key (PostgreSQL's unique index refuses
+ * the second, and that save fails whole).
+ */
+async function freeSearchKey(db: Db, createdAt: Date | string): Promise<number> {
+  const first = firstSearchKey(createdAt);
+  const taken = await db
+    .selectFrom("post_search")
+    .select("rowid")
+    .where("rowid", ">=", first)
+    .where("rowid", "<", first + SEARCH_KEYS_PER_MILLISECOND)
+    .execute();
+  const used = new Set(taken.map((row) => Number(row.rowid)));
+  if (used.size >= SEARCH_KEYS_PER_MILLISECOND) {
+    throw new RangeError(`More than ${SEARCH_KEYS_PER_MILLISECOND} posts were created at ${String(createdAt)}`);
+  }
+  let offset = randomInt(SEARCH_KEYS_PER_MILLISECOND);
+  while (used.has(first + offset)) offset = (offset + 1) % SEARCH_KEYS_PER_MILLISECOND;
+  return first + offset;
+}
+
+/** What a post's tags and search row are written from. */
+export type SearchedFields = Pick<PostFields, "title" | "contentHtml" | "tags"> & {
+  published: boolean;
+  createdAt: Date | string;
+};
+
+/**
+ * Replaces a post's tags and search row (a published post has one, a draft none); call inside
+ * the transaction that writes the post, after the post row.
+ */
+export async function writeTagsAndSearch(db: Db, id: string, fields: SearchedFields): Promise<void> {
   await db.deleteFrom("post_tags").where("post_id", "=", id).execute();
   if (fields.tags.length > 0) {
     await db
@@ -496,13 +528,26 @@ export async function writeTagsAndSearch(
       .values(fields.tags.map((tag, position) => ({ post_id: id, tag, tag_key: tag.toLowerCase(), position })))
       .execute();
   }
-  await db.deleteFrom("post_search").where("post_id", "=", id).execute();
+  await deleteSearchRow(db, id);
+  const key = fields.published ? await freeSearchKey(db, fields.createdAt) : null;
+  if (key !== null) {
+    await db
+      .insertInto("post_search")
+      .values({ rowid: key, post_id: id, search_text: searchText(fields) })
+      .execute();
+  }
+  await db.updateTable("posts").set({ search_key: key }).where("id", "=", id).execute();
+}
+
+/** By the key the post keeps, so no save reads the whole search table to find its row. */
+async function deleteSearchRow(db: Db, id: string): Promise<void> {
   await db
-    .insertInto("post_search")
-    .values({
-      post_id: id,
-      search_text: searchText(fields),
-    })
+    .deleteFrom("post_search")
+    .where(
+      "rowid",
+      "in",
+      db.selectFrom("posts").select("search_key").where("id", "=", id).where("search_key", "is not", null),
+    )
     .execute();
 }
 
@@ -554,7 +599,7 @@ export async function insertPost(
       .insertInto("posts")
       .values({ id, ...toRow(fields), created_at: timestamps.createdAt, updated_at: timestamps.updatedAt })
       .execute();
-    await writeTagsAndSearch(trx, id, fields);
+    await writeTagsAndSearch(trx, id, { ...fields, createdAt: timestamps.createdAt });
     if (revision) await keepRevision(trx, id, fields, revision, timestamps.updatedAt);
     await replaceMediaUses(trx, id, mediaUsedBy(fields), timestamps.updatedAt);
     const post = await findPostById(trx, id);
@@ -571,7 +616,7 @@ export async function updatePost(
   revision?: RevisionAuthor,
 ): Promise<Post | undefined> {
   return db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom("posts").select("slug").where("id", "=", id).executeTakeFirst();
+    const before = await trx.selectFrom("posts").select(["slug", "created_at"]).where("id", "=", id).executeTakeFirst();
     if (!before) return undefined;
     if (before.slug !== fields.slug) {
       // The old slug keeps answering (301 to the new one); taking a slug back ends its redirect.
@@ -587,7 +632,7 @@ export async function updatePost(
       .where("id", "=", id)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
-    await writeTagsAndSearch(trx, id, fields);
+    await writeTagsAndSearch(trx, id, { ...fields, createdAt: before.created_at });
     await replaceMediaUses(trx, id, mediaUsedBy(fields), updatedAt);
     if (revision) await keepRevision(trx, id, fields, revision, updatedAt);
     // Publishing ends every private preview: the post is there for everyone (or will be, at its time).
@@ -632,15 +677,14 @@ export async function insertPosts(
       );
       for (const tagBatch of chunk(tags, INSERT_BATCH_ROWS))
         await trx.insertInto("post_tags").values(tagBatch).execute();
-      await trx
-        .insertInto("post_search")
-        .values(
-          batch.map((post) => ({
-            post_id: post.id,
-            search_text: searchText(post),
-          })),
-        )
-        .execute();
+      for (const post of batch.filter((candidate) => candidate.published)) {
+        const key = await freeSearchKey(trx, post.createdAt);
+        await trx
+          .insertInto("post_search")
+          .values({ rowid: key, post_id: post.id, search_text: searchText(post) })
+          .execute();
+        await trx.updateTable("posts").set({ search_key: key }).where("id", "=", post.id).execute();
+      }
     }
   });
   return rows.map((row) => row.id);
@@ -659,7 +703,7 @@ export async function deletePost(db: Kysely<Database>, id: string, at: string): 
     await trx.deleteFrom("post_revisions").where("post_id", "=", id).execute();
     await trx.deleteFrom("post_preview_tokens").where("post_id", "=", id).execute();
     await trx.deleteFrom("post_tags").where("post_id", "=", id).execute();
-    await trx.deleteFrom("post_search").where("post_id", "=", id).execute();
+    await deleteSearchRow(trx, id);
     await trx.deleteFrom("post_slug_history").where("post_id", "=", id).execute();
     const result = await trx.deleteFrom("posts").where("id", "=", id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { isDomainError } from "#domain/errors.ts";
+import { createMigrator, migrateToLatest } from "../../server/db/migrate.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
-import { createPosts, TEST_WRITER } from "../support/factories.ts";
+import { buildPostInput, createPosts, TEST_WRITER } from "../support/factories.ts";
 
 describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
   const blog = useTestBlog({ dialect, skip });
@@ -100,6 +101,91 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
 
     it("copes with a 10,000-character query", async () => {
       expect(await titlesFor("x".repeat(10_000))).toEqual([]);
+    });
+
+    it("pages matches newest first and counts them all, through every publish, unpublish and delete", async () => {
+      const lanterns = await createPosts(
+        blog.services,
+        blog.clock,
+        Array.from({ length: 7 }, (_, index) => ({ title: `Lantern ${index}` })),
+      );
+      // Two posts written in the same millisecond both get a search row of their own.
+      blog.clock.advance(60_000);
+      const twins = [
+        await blog.services.posts.createPost(buildPostInput({ title: "Twin lantern A" }), TEST_WRITER),
+        await blog.services.posts.createPost(buildPostInput({ title: "Twin lantern B" }), TEST_WRITER),
+      ];
+      const page = async (number: number) => {
+        const result = await blog.services.posts.listPublishedPosts("lantern", number, 4);
+        return { total: result.total, titles: result.items.map((post) => post.title) };
+      };
+      const first = await page(1);
+      expect(first.total).toBe(9);
+      expect(first.titles.slice(0, 2).sort()).toEqual(["Twin lantern A", "Twin lantern B"]);
+      expect(first.titles.slice(2)).toEqual(["Lantern 6", "Lantern 5"]);
+      expect(await page(3)).toEqual({ total: 9, titles: ["Lantern 0"] });
+
+      const unpublished = lanterns[5]!;
+      await blog.services.posts.updatePost(
+        unpublished.id,
+        buildPostInput({ title: unpublished.title, published: false }),
+        TEST_WRITER,
+      );
+      expect((await page(1)).titles.slice(2)).toEqual(["Lantern 6", "Lantern 4"]);
+      expect((await page(1)).total).toBe(8);
+      await blog.services.posts.updatePost(unpublished.id, buildPostInput({ title: unpublished.title }), TEST_WRITER);
+      expect(await page(1)).toMatchObject({ total: 9, titles: expect.arrayContaining(["Lantern 6", "Lantern 5"]) });
+
+      await blog.services.posts.deletePost(twins[0]!.id);
+      await blog.services.posts.deletePost(lanterns[0]!.id);
+      expect(await page(3)).toEqual({ total: 7, titles: [] });
+      expect((await page(2)).titles).toEqual(["Lantern 3", "Lantern 2", "Lantern 1"]);
+    });
+
+    it("gives published posts written before search keys their rows, in list order, on migration", async () => {
+      const { db } = blog.handle;
+      const { error } = await createMigrator(db, dialect).migrateTo("0010-public-list-indexes");
+      expect(error).toBeUndefined();
+      const legacy = db as unknown as import("kysely").Kysely<{
+        posts: Record<string, string | number>;
+        post_search: { post_id: string; search_text: string };
+      }>;
+      const row = (id: string, published: number, createdAt: string) => ({
+        id,
+        slug: id,
+        title: `Heron ${id}`,
+        format: "html",
+        content: "<p>Body</p>",
+        content_html: "<p>Body</p>",
+        reading_minutes: 1,
+        excerpt: "Excerpt",
+        author: "Ada",
+        cover_image: "https://images.example.com/c.jpg",
+        category: "Design",
+        published,
+        created_at: createdAt,
+        updated_at: createdAt,
+      });
+      await legacy
+        .insertInto("posts")
+        .values([
+          row("older", 1, "2024-01-01T00:00:00.000Z"),
+          row("twin-a", 1, "2024-02-01T00:00:00.000Z"),
+          row("twin-b", 1, "2024-02-01T00:00:00.000Z"),
+          row("draft", 0, "2024-03-01T00:00:00.000Z"),
+        ])
+        .execute();
+      await legacy
+        .insertInto("post_search")
+        .values(["older", "twin-a", "twin-b", "draft"].map((id) => ({ post_id: id, search_text: `Heron ${id}` })))
+        .execute();
+
+      expect(await migrateToLatest(db, dialect)).toEqual(["0011-search-in-list-order"]);
+      const found = await blog.services.posts.listPublishedPosts("heron");
+      expect(found.total).toBe(3);
+      expect(found.items.map((post) => post.id)).toEqual(["twin-b", "twin-a", "older"]);
+      expect(await db.selectFrom("post_search").select("post_id").where("post_id", "=", "draft").execute()).toEqual([]);
+      expect((await blog.services.posts.listPublishedPosts("typescript")).total).toBe(1);
     });
   });
 
