@@ -1,8 +1,15 @@
 import { useState } from "react";
+import { appContext } from "#server/request-context.ts";
 import { buttonStyles, inputStyles, labelStyles } from "~/components/ui/styles";
 import { seoMeta, withSite } from "~/lib/meta";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { Route } from "./+types/about";
+
+/** Nothing to read: the loader only lets the page cache keep the page, which only Settings change. */
+export function loader({ context }: Route.LoaderArgs) {
+  context.get(appContext).tagPage(["static"]);
+  return null;
+}
 
 export const meta: Route.MetaFunction = withSite(({ matches, location }) =>
   seoMeta({ title: "About", description: "Who writes Inkwell, and how to get in touch.", matches, location }),
