@@ -493,7 +493,7 @@ function searchText(fields: Pick<PostFields, "title" | "contentHtml" | "tags">):
  * millisecond at once almost never reach for the same key (PostgreSQL's unique index refuses
  * the second, and that save fails whole).
  */
-async function freeSearchKey(db: Db, createdAt: Date | string): Promise<number> {
+async function freeSearchKey(db: Db, createdAt: Date | string, alsoTaken: Set<number> = new Set()): Promise<number> {
   const first = firstSearchKey(createdAt);
   const taken = await db
     .selectFrom("post_search")
@@ -501,7 +501,8 @@ async function freeSearchKey(db: Db, createdAt: Date | string): Promise<number> 
     .where("rowid", ">=", first)
     .where("rowid", "<", first + SEARCH_KEYS_PER_MILLISECOND)
     .execute();
-  const used = new Set(taken.map((row) => Number(row.rowid)));
+  const inRange = (key: number) => key >= first && key < first + SEARCH_KEYS_PER_MILLISECOND;
+  const used = new Set([...[...alsoTaken].filter(inRange), ...taken.map((row) => Number(row.rowid))]);
   if (used.size >= SEARCH_KEYS_PER_MILLISECOND) {
     throw new RangeError(`More than ${SEARCH_KEYS_PER_MILLISECOND} posts were created at ${String(createdAt)}`);
   }
@@ -661,12 +662,14 @@ export async function insertPosts(
   const rows = posts.map((post) => ({ ...post, id: newId() }));
   await db.transaction().execute(async (trx) => {
     for (const batch of chunk(rows, INSERT_BATCH_ROWS)) {
+      const keys = await chooseSearchKeys(trx, batch);
       await trx
         .insertInto("posts")
         .values(
           batch.map((post) => ({
             id: post.id,
             ...toRow(post),
+            search_key: keys.get(post.id) ?? null,
             created_at: post.createdAt,
             updated_at: post.updatedAt,
           })),
@@ -677,17 +680,52 @@ export async function insertPosts(
       );
       for (const tagBatch of chunk(tags, INSERT_BATCH_ROWS))
         await trx.insertInto("post_tags").values(tagBatch).execute();
-      for (const post of batch.filter((candidate) => candidate.published)) {
-        const key = await freeSearchKey(trx, post.createdAt);
+      const searched = batch.filter((post) => keys.has(post.id));
+      if (searched.length > 0) {
         await trx
           .insertInto("post_search")
-          .values({ rowid: key, post_id: post.id, search_text: searchText(post) })
+          .values(
+            searched.map((post) => ({ rowid: keys.get(post.id)!, post_id: post.id, search_text: searchText(post) })),
+          )
           .execute();
-        await trx.updateTable("posts").set({ search_key: key }).where("id", "=", post.id).execute();
       }
     }
   });
   return rows.map((row) => row.id);
+}
+
+/**
+ * Search keys for a batch of new posts (the published ones) in one query: a random key of each
+ * post's millisecond, checked against the table at once; the rare one taken gets a free one.
+ */
+async function chooseSearchKeys(
+  trx: Transaction<Database>,
+  batch: readonly { id: string; published: boolean; createdAt: string }[],
+): Promise<Map<string, number>> {
+  const keys = new Map<string, number>();
+  const chosen = new Set<number>();
+  for (const post of batch.filter((candidate) => candidate.published)) {
+    const first = firstSearchKey(post.createdAt);
+    let key = first + randomInt(SEARCH_KEYS_PER_MILLISECOND);
+    while (chosen.has(key)) key = first + ((key - first + 1) % SEARCH_KEYS_PER_MILLISECOND);
+    chosen.add(key);
+    keys.set(post.id, key);
+  }
+  if (chosen.size === 0) return keys;
+  const taken = await trx
+    .selectFrom("post_search")
+    .select("rowid")
+    .where("rowid", "in", [...chosen])
+    .execute();
+  const takenKeys = new Set(taken.map((row) => Number(row.rowid)));
+  for (const post of batch) {
+    const key = keys.get(post.id);
+    if (key === undefined || !takenKeys.has(key)) continue;
+    const free = await freeSearchKey(trx, post.createdAt, chosen);
+    chosen.add(free);
+    keys.set(post.id, free);
+  }
+  return keys;
 }
 
 /** The uploaded images a post shows, in its body or as its cover. */
