@@ -154,13 +154,48 @@ export async function countPublishedPosts(db: Db, now: string, category?: string
   return Number((await query.executeTakeFirstOrThrow()).count);
 }
 
-export async function listPublishedPosts(db: Db, now: string, request: PageRequest): Promise<Page<PostSummary>> {
+/**
+ * The public posts with these ids, as summaries in the order given. Read through the
+ * publishing rule, so an id from any index can never show a post that is not public.
+ */
+async function publicSummariesInOrder(db: Db, now: string, ids: readonly string[]): Promise<PostSummary[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectPublicPosts(db, now).select(SUMMARY_COLUMNS).where("posts.id", "in", ids).execute();
+  const rowsById = new Map(rows.map((row) => [row.id, row]));
+  return summarise(
+    db,
+    ids.flatMap((id) => rowsById.get(id) ?? []),
+  );
+}
+
+/**
+ * A page of the public list, all posts or one category's: the page's ids come from the list
+ * index alone, so a deep page skips index entries rather than post rows (PostgreSQL read
+ * 48,000 rows for page 2,000), then only the page's rows are read.
+ */
+async function listPublicPage(
+  db: Db,
+  now: string,
+  request: PageRequest,
+  category?: string,
+): Promise<Page<PostSummary>> {
   const { limit, offset } = pageWindow(request.page, request.pageSize);
-  const [rows, total] = await Promise.all([
-    newestFirst(selectPublicPosts(db, now).select(SUMMARY_COLUMNS)).limit(limit).offset(offset).execute(),
-    countPublishedPosts(db, now),
+  let ids = newestFirst(selectPublicPosts(db, now).select("posts.id"));
+  if (category !== undefined) ids = ids.where("posts.category", "=", category);
+  const [idRows, total] = await Promise.all([
+    ids.limit(limit).offset(offset).execute(),
+    countPublishedPosts(db, now, category),
   ]);
-  return pageOf(await summarise(db, rows), total, request);
+  const items = await publicSummariesInOrder(
+    db,
+    now,
+    idRows.map((row) => row.id),
+  );
+  return pageOf(items, total, request);
+}
+
+export async function listPublishedPosts(db: Db, now: string, request: PageRequest): Promise<Page<PostSummary>> {
+  return listPublicPage(db, now, request);
 }
 
 export async function listPublishedPostsByCategory(
@@ -169,15 +204,7 @@ export async function listPublishedPostsByCategory(
   category: string,
   request: PageRequest,
 ): Promise<Page<PostSummary>> {
-  const { limit, offset } = pageWindow(request.page, request.pageSize);
-  const [rows, total] = await Promise.all([
-    newestFirst(selectPublicPosts(db, now).select(SUMMARY_COLUMNS).where("posts.category", "=", category))
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-    countPublishedPosts(db, now, category),
-  ]);
-  return pageOf(await summarise(db, rows), total, request);
+  return listPublicPage(db, now, request, category);
 }
 
 /** The newest few published posts, without counting them all (the home page). */
@@ -349,7 +376,7 @@ function escapeLikePattern(text: string): string {
 }
 
 /**
- * Case-insensitive substring search over title, content text and tags, answered by a
+ * Case-insensitive substring search over title, content text and tags (both lower-cased), answered by a
  * trigram index: FTS5's trigram tokenizer on SQLite, pg_trgm on PostgreSQL. Queries
  * shorter than a trigram cannot use either index and fall back to a scan of the
  * search table, which is still correct. Results are newest first (docs/decisions/0005):
@@ -363,7 +390,7 @@ export async function searchPublishedPosts(
   now: string,
   request: PageRequest,
 ): Promise<Page<PostSummary>> {
-  const needle = query.trim();
+  const needle = query.trim().toLowerCase();
   if (needle === "") return listPublishedPosts(db, now, request);
   const likePattern = `%${escapeLikePattern(needle)}%`;
   const { limit, offset } = pageWindow(request.page, request.pageSize);
@@ -385,14 +412,12 @@ export async function searchPublishedPosts(
         .select((eb) => eb.fn.countAll<number>().as("count"))
         .executeTakeFirstOrThrow(),
     ]);
-    const ids = idRows.map((row) => row.post_id);
-    const rows =
-      ids.length === 0
-        ? []
-        : await selectPublicPosts(trx, now).select(SUMMARY_COLUMNS).where("posts.id", "in", ids).execute();
-    const rowsById = new Map(rows.map((row) => [row.id, row]));
-    const inOrder = ids.flatMap((id) => rowsById.get(id) ?? []);
-    return pageOf(await summarise(trx, inOrder), Number(count.count), request);
+    const items = await publicSummariesInOrder(
+      trx,
+      now,
+      idRows.map((row) => row.post_id),
+    );
+    return pageOf(items, Number(count.count), request);
   };
 
   if (dialect === "postgres") {
@@ -402,7 +427,7 @@ export async function searchPublishedPosts(
     // scans in this transaction, the matches come from the trigram index.
     return db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      return readPage(trx, sql<boolean>`search_text ilike ${likePattern} escape '\\'`);
+      return readPage(trx, sql<boolean>`search_text like ${likePattern} escape '\\'`);
     });
   }
   return readPage(
@@ -484,7 +509,9 @@ export async function listAllPosts(db: Db, filter: string, request: PageRequest)
 
 /** What search matches: the title, the rendered body's text (not its Markdown) and the tags. */
 function searchText(fields: Pick<PostFields, "title" | "contentHtml" | "tags">): string {
-  return [fields.title, htmlToText(fields.contentHtml), fields.tags.join(" ")].join("\n");
+  // Lower-cased here and in the query, so PostgreSQL checks each match with `like`, five to
+  // nine times cheaper than `ilike` folding every body again (migration 0011).
+  return [fields.title, htmlToText(fields.contentHtml), fields.tags.join(" ")].join("\n").toLowerCase();
 }
 
 /**

@@ -14,7 +14,9 @@ interface Tables {
  * number that sorts like the list, newest last (`posts.search_key`, kept on the post so a
  * save finds its row without a scan): a page of results is the index read backwards, and the
  * count never joins to posts. Only published posts have a search row; scheduled ones not yet
- * public are left out by their keys at query time.
+ * public are left out by their keys at query time. The text is kept lower-cased, so PostgreSQL
+ * checks matches with `like` rather than `ilike` (SQLite's lower() folds ASCII only; its FTS5
+ * index folds the rest).
  */
 export function searchInListOrderSchema(dialect: Dialect) {
   return {
@@ -53,9 +55,8 @@ export function searchInListOrderSchema(dialect: Dialect) {
 
       if (dialect === "postgres") {
         await db.schema.alterTable("post_search").addColumn("rowid", "bigint").execute();
-        await sql`update post_search set rowid = posts.search_key from posts where posts.id = post_search.post_id`.execute(
-          db,
-        );
+        await sql`update post_search set rowid = posts.search_key, search_text = lower(search_text)
+          from posts where posts.id = post_search.post_id`.execute(db);
         await db.deleteFrom("post_search").where("rowid", "is", null).execute();
         await sql`alter table post_search alter column rowid set not null`.execute(db);
         await db.schema.createIndex("post_search_rowid").unique().on("post_search").column("rowid").execute();
@@ -65,7 +66,7 @@ export function searchInListOrderSchema(dialect: Dialect) {
         db,
       );
       await sql`insert into post_search_keyed (rowid, post_id, search_text)
-        select posts.search_key, post_search.post_id, post_search.search_text
+        select posts.search_key, post_search.post_id, lower(post_search.search_text)
         from post_search join posts on posts.id = post_search.post_id
         where posts.search_key is not null`.execute(db);
       await sql`drop table post_search`.execute(db);
