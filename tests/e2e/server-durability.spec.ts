@@ -5,6 +5,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
+import { withScratchPostgresDatabase } from "./server-support.ts";
 
 // Proof that an acknowledged comment survives the server being killed: 40 visitors post
 // comments to the real production server, which is SIGKILLed mid-load and started again.
@@ -14,7 +15,6 @@ const CLIENTS = 40;
 /** Kill once this many comments were acknowledged, so the kill lands while requests are in flight. */
 const KILL_AFTER_ACKNOWLEDGED = 200;
 const LOAD_DEADLINE_MS = 30_000;
-const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 interface RunningServer {
   child: ChildProcess;
@@ -180,22 +180,6 @@ test.describe("comments survive a killed server", () => {
   });
 
   test("on PostgreSQL", async () => {
-    const name = `blog_durability_${process.pid}_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3_000 });
-    try {
-      await admin.connect();
-    } catch (error) {
-      if (process.env.CI === "true") throw error;
-      test.skip(true, `no PostgreSQL at ${POSTGRES_ADMIN_URL}: ${(error as Error).message}`);
-    }
-    const url = new URL(POSTGRES_ADMIN_URL);
-    url.pathname = `/${name}`;
-    try {
-      await admin.query(`create database ${name}`);
-      await runCrashTest(url.href, "PostgreSQL");
-    } finally {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
+    await withScratchPostgresDatabase("blog_durability", (url) => runCrashTest(url, "PostgreSQL"));
   });
 });

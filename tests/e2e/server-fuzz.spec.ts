@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import pg from "pg";
 import { E2E_ADMIN } from "../../playwright.config.ts";
 import {
   createRandom,
@@ -19,7 +18,7 @@ import {
   urlComponent,
   urlencodedBody,
 } from "./fuzz-support.ts";
-import { findFreePort, startServer } from "./server-support.ts";
+import { findFreePort, startServer, withScratchPostgresDatabase } from "./server-support.ts";
 
 // Over five thousand hostile requests against every route of a real production server, once on
 // a fresh SQLite database and once on a fresh PostgreSQL database: whatever a client sends, the
@@ -39,7 +38,6 @@ interface FuzzSite {
   categories: string[];
 }
 
-const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
 const GHOST_EXPORT = fixture("ghost-export.json");
 const WORDPRESS_EXPORT = fixture("wordpress-export.xml");
@@ -926,22 +924,6 @@ test.describe("hostile requests never get a server error, a hang or an unhealthy
   });
 
   test("on PostgreSQL", async () => {
-    const name = `blog_fuzz_${process.pid}_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3_000 });
-    try {
-      await admin.connect();
-    } catch (error) {
-      if (process.env.CI === "true") throw error;
-      test.skip(true, `no PostgreSQL at ${POSTGRES_ADMIN_URL}: ${(error as Error).message}`);
-    }
-    const url = new URL(POSTGRES_ADMIN_URL);
-    url.pathname = `/${name}`;
-    try {
-      await admin.query(`create database ${name}`);
-      await fuzz(url.href, "PostgreSQL", seed);
-    } finally {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
+    await withScratchPostgresDatabase("blog_fuzz", (url) => fuzz(url, "PostgreSQL", seed));
   });
 });

@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { test } from "@playwright/test";
+import pg from "pg";
+
+const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 export interface ServerExit {
   code: number | null;
@@ -37,4 +41,28 @@ export async function findFreePort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   if (!address || typeof address === "string") throw new Error("The probe socket has no port");
   return address.port;
+}
+
+/**
+ * Runs `run` with the URL of a PostgreSQL database made for it and dropped afterwards. Without
+ * a PostgreSQL server the test is skipped, except under CI, where it fails.
+ */
+export async function withScratchPostgresDatabase(prefix: string, run: (url: string) => Promise<void>): Promise<void> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    if (process.env.CI === "true") throw error;
+    test.skip(true, `no PostgreSQL at ${POSTGRES_ADMIN_URL}: ${(error as Error).message}`);
+  }
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  try {
+    await admin.query(`create database ${name}`);
+    await run(url.href);
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
 }
