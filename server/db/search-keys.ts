@@ -6,5 +6,7 @@ export const SEARCH_KEYS_PER_MILLISECOND = 1024;
 
 /** The first key a post created at `createdAt` may take; safe integers up to the year 2255. */
 export function firstSearchKey(createdAt: Date | string): number {
-  return new Date(createdAt).getTime() * SEARCH_KEYS_PER_MILLISECOND;
+  const milliseconds = new Date(createdAt).getTime();
+  if (!Number.isFinite(milliseconds)) throw new RangeError(`Not a creation time: ${String(createdAt)}`);
+  return milliseconds * SEARCH_KEYS_PER_MILLISECOND;
 }
