@@ -4,6 +4,8 @@ import { MODERATION_PAGE_SIZE } from "../../server/services/comments.ts";
 import { testDialects } from "../support/databases.ts";
 import { createPosts } from "../support/factories.ts";
 import { useTestBlog } from "../support/test-blog.ts";
+import { loader as commentsLoader } from "../../app/routes/admin/comments.tsx";
+import { createRouteTestContext, routeArgs, settle, TEST_ADMIN } from "../support/route-context.ts";
 
 const visitor = (clientAddress: string, honeypot = "") => ({ clientAddress, honeypot });
 
@@ -143,5 +145,20 @@ describe.each(testDialects())("comment moderation on $dialect", ({ dialect, skip
       "Reader 50",
       "Reader 51",
     ]);
+  });
+
+  it("answers 404 to a page number that names no page, and puts the tab it chose for a bare address in the URL", async () => {
+    const [post] = await createPosts(blog.services, blog.clock, [{}]);
+    await comments().addComment(post!.id, { author: "Reader", content: "Hello" }, visitor("203.0.113.9"));
+    const { context } = createRouteTestContext(blog.services, TEST_ADMIN);
+    const load = (search: string) => () =>
+      commentsLoader(routeArgs(new Request(`http://blog.test/admin/comments${search}`), context) as never);
+    for (const page of ["abc", "0", "-1", "1.5"]) {
+      expect((await settle(load(`?status=approved&page=${page}`))).status, page).toBe(404);
+    }
+    expect((await settle(load("?status=approved&page=9"))).body).toMatchObject({ page: 1, pageCount: 1 });
+    const bare = await settle(load("?q=hello"));
+    expect(bare.status).toBe(302);
+    expect(bare.headers.get("Location")).toBe("/admin/comments?status=approved&q=hello");
   });
 });

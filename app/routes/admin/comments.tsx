@@ -4,6 +4,7 @@ import { appContext } from "#server/request-context.ts";
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate, truncate } from "~/lib/format";
 import { readFormData } from "~/lib/forms.server";
+import { requestedPage } from "~/lib/pagination.server";
 import { postPath } from "~/lib/post-card-data";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -64,12 +65,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Through queryText, like every query parameter: a NUL in a search is refused by PostgreSQL.
   const q = queryText(url, "q").trim().slice(0, QUERY_MAX);
   const post = queryText(url, "post").trim() || undefined;
+  // A `?page=` that names no page (abc, 0, 1.5) is a 404, as on every list; one past the end
+  // shows the last page, where the writer lands after moderating the last comment of it.
+  const page = requestedPage(request);
   try {
     const listing = await services.comments.listForModeration({
       status: isStatus(requested) ? requested : undefined,
       postId: post,
       search: q,
-      page: Number(url.searchParams.get("page")) || 1,
+      page,
     });
     // The tab chosen for a bare URL goes into the address, so approving the last pending comment
     // keeps the writer on Pending instead of swapping the list under them.
