@@ -5,6 +5,7 @@ import { z } from "zod";
 import { DomainError } from "#domain/errors.ts";
 import { ACCEPTED_IMAGE_TYPES, type ImageFormat, isImageFormat, MEDIA_LIMITS } from "#domain/media.ts";
 import { IMPORT_MAX_BYTES, IMPORT_TOO_LARGE_MESSAGE } from "#domain/portability.ts";
+import { parseExportJson } from "./import-formats.ts";
 
 export const ARCHIVE_EXPORT_NAME = "inkwell-export.json";
 export const ARCHIVE_MEDIA_NAME = "media.json";
@@ -92,7 +93,7 @@ export async function openArchive(path: string): Promise<OpenedArchive> {
     if (mediaEntry) {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(
+        parsed = parseExportJson(
           (await readEntry(zip, mediaEntry, IMPORT_MAX_BYTES, IMPORT_TOO_LARGE_MESSAGE)).toString("utf8"),
         );
       } catch (error) {

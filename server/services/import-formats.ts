@@ -1,6 +1,7 @@
 // Reading Ghost and WordPress exports into one shape; what they mean for the blog is decided in portability.ts.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import type { CommentStatus } from "#domain/comment.ts";
+import { cleanText } from "#domain/forms.ts";
 import { DomainError } from "#domain/errors.ts";
 import type { ImportOptions } from "#domain/portability.ts";
 import { htmlToText } from "../html.ts";
@@ -176,6 +177,9 @@ export function readWordPressExport(xml: string, options: ImportOptions): Foreig
     attributeNamePrefix: "@",
     parseTagValue: false,
     trimValues: false,
+    // Every text an export carries goes through cleanText, like a form field: a NUL is refused by PostgreSQL.
+    tagValueProcessor: (_name, value) => cleanText(value),
+    attributeValueProcessor: (_name, value) => cleanText(value),
     isArray: (name) => ["item", "category", "wp:comment", "wp:author"].includes(name),
   });
   const document = parser.parse(xml) as Json;
@@ -260,4 +264,12 @@ export function readWordPressExport(xml: string, options: ImportOptions): Foreig
     });
   }
   return { format: "wordpress", posts, skipped, warnings };
+}
+
+/**
+ * An export's JSON with every string cleaned as a form field is (control characters dropped,
+ * NUL above all, which PostgreSQL refuses wherever it is stored or looked up).
+ */
+export function parseExportJson(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown) => (typeof value === "string" ? cleanText(value) : value));
 }

@@ -51,7 +51,7 @@ import type { MediaStore } from "../media/store.ts";
 import { findMedia, insertMedia } from "../repositories/media.ts";
 import { type ContentChanges, type ContentTag, postTag } from "./content-changes.ts";
 import { ARCHIVE_EXPORT_NAME, ARCHIVE_MEDIA_NAME, type ArchivedMedia, openArchive } from "./import-archive.ts";
-import { type ForeignExport, readGhostExport, readWordPressExport } from "./import-formats.ts";
+import { type ForeignExport, parseExportJson, readGhostExport, readWordPressExport } from "./import-formats.ts";
 
 /** Rows read per query while exporting: memory stays flat however large the blog. */
 const EXPORT_PAGE_SIZE = 500;
@@ -201,7 +201,7 @@ export function createPortabilityService({
     if (start !== "{") refuse("This file is neither JSON nor XML: expected an Inkwell, Ghost or WordPress export.");
     let document: unknown;
     try {
-      document = JSON.parse(content);
+      document = parseExportJson(content);
     } catch (error) {
       refuse(`The file is not complete JSON (${(error as Error).message}). Was it cut short?`);
     }
@@ -223,7 +223,7 @@ export function createPortabilityService({
     try {
       let document: unknown;
       try {
-        document = JSON.parse(archive.json);
+        document = parseExportJson(archive.json);
       } catch (error) {
         refuse(`${ARCHIVE_EXPORT_NAME} is not complete JSON (${(error as Error).message}).`);
       }

@@ -231,6 +231,22 @@ describe.each(testDialects())("export and import on $dialect", ({ dialect, skip 
     expect(byTitle(await exportOf(services), "About the workshop")).toMatchObject({ category: "Technology" });
   });
 
+  it("drops control characters from every imported text, ids included, as from a form", async () => {
+    const { services } = blog;
+    const ghost = fixture("ghost-export.json")
+      .replace('"id": "65f1a0c2e4b0a1b2c3d4e5f1"', '"id": "65f1a0c2\\u0000e4b0a1b2c3d4e5f1"')
+      .replace('"title": "Caching at the edge: a field guide"', '"title": "Caching\\u0000 at the edge\\u0007"');
+    const wordpress = fixture("wordpress-export.xml").replace(
+      "<wp:post_id>42</wp:post_id>",
+      "<wp:post_id>4\u00002</wp:post_id>",
+    );
+    expect((await services.portability.importBlog(ghost, OPTIONS)).created.posts).toBe(3);
+    expect((await services.portability.importBlog(wordpress, OPTIONS)).created.posts).toBeGreaterThan(0);
+    const titles = (await exportOf(services)).posts.map((post) => post.title);
+    expect(titles).toContain("Caching at the edge");
+    expect([...titles.join("")].filter((char) => char.charCodeAt(0) < 0x20)).toEqual([]);
+  });
+
   it("refuses bad input with a clear message and changes nothing", async () => {
     const { services } = blog;
     const wordpress = fixture("wordpress-export.xml");
