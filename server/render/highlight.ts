@@ -1,33 +1,48 @@
-import { createHighlighterCoreSync } from "shiki/core";
-import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
-import bash from "shiki/langs/bash.mjs";
-import css from "shiki/langs/css.mjs";
-import diff from "shiki/langs/diff.mjs";
-import go from "shiki/langs/go.mjs";
-import html from "shiki/langs/html.mjs";
-import javascript from "shiki/langs/javascript.mjs";
-import json from "shiki/langs/json.mjs";
-import jsx from "shiki/langs/jsx.mjs";
-import markdown from "shiki/langs/markdown.mjs";
-import python from "shiki/langs/python.mjs";
-import rust from "shiki/langs/rust.mjs";
-import sql from "shiki/langs/sql.mjs";
-import tsx from "shiki/langs/tsx.mjs";
-import typescript from "shiki/langs/typescript.mjs";
-import yaml from "shiki/langs/yaml.mjs";
-import githubDark from "shiki/themes/github-dark.mjs";
-import githubLight from "shiki/themes/github-light.mjs";
+import { createRequire } from "node:module";
+import type { HighlighterCore, LanguageRegistration, ThemeRegistration } from "shiki/core";
 
-// Synchronous and without WebAssembly, so it is ready when the module loads (nothing lazy at
-// the first request) and markdown-it's synchronous highlight hook can call it. The languages
-// are the ones blog posts mostly show; any other fence is kept as plain, escaped code.
-const highlighter = createHighlighterCoreSync({
-  themes: [githubLight, githubDark],
-  langs: [bash, css, diff, go, html, javascript, json, jsx, markdown, python, rust, sql, tsx, typescript, yaml],
-  engine: createJavaScriptRegexEngine(),
-});
+// The languages blog posts mostly show; any other fence is kept as plain, escaped code.
+const LANGUAGE_MODULES = [
+  "bash",
+  "css",
+  "diff",
+  "go",
+  "html",
+  "javascript",
+  "json",
+  "jsx",
+  "markdown",
+  "python",
+  "rust",
+  "sql",
+  "tsx",
+  "typescript",
+  "yaml",
+] as const;
+const THEME_MODULES = ["github-light", "github-dark"] as const;
 
-const LANGUAGES = new Set(highlighter.getLoadedLanguages());
+// Loaded on the first highlight, not when the server starts: the grammars take about 50 MB,
+// which a server that only serves readers never needs (posts are rendered when saved), and
+// the first save after a start waits about 0.3 s for them. require() of these ES modules is
+// synchronous, as markdown-it's highlight hook must be; the JavaScript regex engine needs no
+// WebAssembly.
+const load = createRequire(import.meta.url);
+let loaded: { highlighter: HighlighterCore; languages: Set<string> } | undefined;
+
+function highlighter() {
+  if (loaded) return loaded;
+  const { createHighlighterCoreSync } = load("shiki/core") as typeof import("shiki/core");
+  const { createJavaScriptRegexEngine } = load("shiki/engine/javascript") as typeof import("shiki/engine/javascript");
+  const created = createHighlighterCoreSync({
+    themes: THEME_MODULES.map((name) => (load(`shiki/themes/${name}.mjs`) as { default: ThemeRegistration }).default),
+    langs: LANGUAGE_MODULES.map(
+      (name) => (load(`shiki/langs/${name}.mjs`) as { default: LanguageRegistration[] }).default,
+    ),
+    engine: createJavaScriptRegexEngine(),
+  });
+  loaded = { highlighter: created, languages: new Set(created.getLoadedLanguages()) };
+  return loaded;
+}
 
 /**
  * Highlighted code as `<pre class="shiki"><code>…` with both themes' colours as CSS variables
@@ -36,8 +51,10 @@ const LANGUAGES = new Set(highlighter.getLoadedLanguages());
  */
 export function highlightCode(code: string, language: string): string | undefined {
   const lang = language.trim().toLowerCase();
-  if (!LANGUAGES.has(lang)) return undefined;
-  return highlighter.codeToHtml(code, {
+  if (lang === "") return undefined;
+  const { highlighter: shiki, languages } = highlighter();
+  if (!languages.has(lang)) return undefined;
+  return shiki.codeToHtml(code, {
     lang,
     themes: { light: "github-light", dark: "github-dark" },
     defaultColor: false,
