@@ -1,15 +1,11 @@
 // Search: the trigram index against what the original app did (load every published post, filter in memory).
 // Both run in the same process on the same data, so their ratio is what to read, not the absolute times.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
-import { type DatabaseHandle, openDatabase } from "../server/db/connect.ts";
-import { migrateToLatest } from "../server/db/migrate.ts";
+import type { DatabaseHandle } from "../server/db/connect.ts";
 import { htmlToText } from "../server/html.ts";
 import { insertPost, searchPublishedPosts } from "../server/repositories/posts.ts";
 import { toPostFields } from "../server/services/posts.ts";
+import { onScratchDatabases } from "./scratch-databases.ts";
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 3000);
 const ROUNDS = 30;
@@ -82,34 +78,4 @@ async function measure(handle: DatabaseHandle): Promise<void> {
   }
 }
 
-const directory = mkdtempSync(path.join(tmpdir(), "blog-bench-"));
-try {
-  const sqlite = await openDatabase({ dialect: "sqlite", filename: path.join(directory, "bench.sqlite") });
-  await migrateToLatest(sqlite.db, "sqlite");
-  await measure(sqlite);
-  await sqlite.close();
-
-  const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-  const reachable = await admin.connect().then(
-    () => true,
-    (error: Error) => (console.log(`\npostgres: skipped (${error.message})`), false),
-  );
-  if (reachable) {
-    const name = `blog_bench_${process.pid}`;
-    await admin.query(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const postgres = await openDatabase({ dialect: "postgres", connectionString: url.href });
-    try {
-      await migrateToLatest(postgres.db, "postgres");
-      await measure(postgres);
-    } finally {
-      await postgres.close();
-      await admin.query(`drop database ${name} with (force)`);
-      await admin.end();
-    }
-  }
-} finally {
-  rmSync(directory, { recursive: true, force: true });
-}
+await onScratchDatabases("bench-search", measure);

@@ -1,20 +1,16 @@
 // Sitemaps at scale: the index and every posts sitemap for BENCH_SITEMAP_POSTS published posts
 // (default 100,000), rendered through the same service and stream the route uses.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
-import pg from "pg";
 import {
   postSitemapCount,
   renderSitemapIndex,
   SITEMAP_MAX_URLS,
   streamPostsSitemap,
 } from "../app/lib/sitemap.server.ts";
-import { type DatabaseHandle, openDatabase } from "../server/db/connect.ts";
-import { migrateToLatest } from "../server/db/migrate.ts";
+import type { DatabaseHandle } from "../server/db/connect.ts";
 import { createServices } from "../server/services/index.ts";
+import { onScratchDatabases } from "./scratch-databases.ts";
 
 const POSTS = Number(process.env.BENCH_SITEMAP_POSTS ?? 100_000);
 const BATCH = 1000;
@@ -70,34 +66,4 @@ async function measure(handle: DatabaseHandle): Promise<void> {
   }
 }
 
-const directory = mkdtempSync(path.join(tmpdir(), "blog-bench-sitemap-"));
-try {
-  const sqlite = await openDatabase({ dialect: "sqlite", filename: path.join(directory, "bench.sqlite") });
-  await migrateToLatest(sqlite.db, "sqlite");
-  await measure(sqlite);
-  await sqlite.close();
-
-  const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-  const reachable = await admin.connect().then(
-    () => true,
-    (error: Error) => (console.log(`postgres: skipped (${error.message})`), false),
-  );
-  if (reachable) {
-    const name = `blog_bench_sitemap_${process.pid}`;
-    await admin.query(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const postgres = await openDatabase({ dialect: "postgres", connectionString: url.href });
-    try {
-      await migrateToLatest(postgres.db, "postgres");
-      await measure(postgres);
-    } finally {
-      await postgres.close();
-      await admin.query(`drop database ${name} with (force)`);
-      await admin.end();
-    }
-  }
-} finally {
-  rmSync(directory, { recursive: true, force: true });
-}
+await onScratchDatabases("bench-sitemap", measure);
