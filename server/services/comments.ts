@@ -155,11 +155,16 @@ export function createCommentService({
       return guardDatabase(() => comments.countPendingComments(db));
     },
 
-    /** One page of a tab of the Comments screen; without a tab, Pending when any wait, else Approved. */
+    /** The tab the Comments screen opens on when none is named: Pending when any wait, else Approved. */
+    async openingModerationTab(filter: { postId?: string; search?: string }): Promise<CommentStatus> {
+      return openingTab(await guardDatabase(() => comments.countCommentsByStatus(db, filter)));
+    },
+
+    /** One page of a tab of the Comments screen; without a tab, the opening one. */
     async listForModeration(options: { status?: CommentStatus; postId?: string; search?: string; page?: number }) {
       const filter = { postId: options.postId, search: options.search };
       const counts = await guardDatabase(() => comments.countCommentsByStatus(db, filter));
-      const status = options.status ?? (counts.pending > 0 ? "pending" : "approved");
+      const status = options.status ?? openingTab(counts);
       const pageCount = Math.max(1, Math.ceil(counts[status] / MODERATION_PAGE_SIZE));
       const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
       const rows = await guardDatabase(() =>
@@ -192,6 +197,10 @@ export function createCommentService({
       return changed;
     },
   };
+}
+
+function openingTab(counts: Record<CommentStatus, number>): CommentStatus {
+  return counts.pending > 0 ? "pending" : "approved";
 }
 
 export type CommentService = ReturnType<typeof createCommentService>;

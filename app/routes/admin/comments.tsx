@@ -69,17 +69,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // shows the last page, where the writer lands after moderating the last comment of it.
   const page = requestedPage(request);
   try {
-    const listing = await services.comments.listForModeration({
-      status: isStatus(requested) ? requested : undefined,
-      postId: post,
-      search: q,
-      page,
-    });
     // The tab chosen for a bare URL goes into the address, so approving the last pending comment
     // keeps the writer on Pending instead of swapping the list under them.
     if (!isStatus(requested)) {
-      return redirect(listHref({ status: listing.status, post, q, page: listing.page }));
+      const status = await services.comments.openingModerationTab({ postId: post, search: q });
+      return redirect(listHref({ status, post, q, page }));
     }
+    const listing = await services.comments.listForModeration({ status: requested, postId: post, search: q, page });
     return {
       ...listing,
       q,
