@@ -1,12 +1,13 @@
 import { useContext } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
 import type { Route } from "./+types/root";
 import { ErrorPanel } from "./components/site/error-panel";
 import { appContext, userContext } from "#server/request-context.ts";
 import { errorMeta, feedLinks, pageMeta, withSite } from "./lib/meta";
 import { InlineStylesContext } from "./lib/inline-styles";
 import { isDomainError } from "#domain/errors.ts";
-import { themeBootScript } from "./lib/theme";
+import { pageScript } from "./lib/page-script";
+import { pageHydrates } from "./lib/static-page";
 
 /** Resolves the signed-in admin once per request, for every loader and action below. */
 const sessionMiddleware: Route.MiddlewareFunction = async ({ request, context }) => {
@@ -47,12 +48,13 @@ export const meta: Route.MetaFunction = withSite(({ error }) => (error ? errorMe
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const inlineCss = useContext(InlineStylesContext);
+  const hydrates = pageHydrates(useMatches());
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeBootScript }} />
+        <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: pageScript }} />
         {/* Written by the server only; hydration leaves the element as the server sent it. */}
         <style suppressHydrationWarning dangerouslySetInnerHTML={{ __html: inlineCss ?? "" }} />
         <Meta />
@@ -60,8 +62,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        {hydrates ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : null}
       </body>
     </html>
   );

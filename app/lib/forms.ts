@@ -14,6 +14,8 @@ export interface FieldState {
   error: string | undefined;
   /** Editing a field clears its message (SPEC §5). */
   onEdit: () => void;
+  /** The first field the action refused: focused as the page loads, when React does not run. */
+  autoFocus?: boolean;
 }
 
 function focusFirstInvalid<Field extends string>(
@@ -29,8 +31,8 @@ function focusFirstInvalid<Field extends string>(
 /**
  * The one form pattern (docs/decisions/0004-forms-and-errors.md). The browser checks the
  * submission with the schema the action uses, so most mistakes never leave the page;
- * without JavaScript the action's answer shows the same messages. Either way the first
- * invalid field gets focus.
+ * without JavaScript, or on a page that loads none (docs/decisions/0011), the action's answer
+ * shows the same messages. Either way the first invalid field gets focus.
  */
 export function useValidatedForm<Field extends string, Values, Output>(
   definition: FormDefinition<Field, Values, Output>,
@@ -47,6 +49,8 @@ export function useValidatedForm<Field extends string, Values, Output>(
   useEffect(() => {
     if (result) focusFirstInvalid(formRef.current, id, definition.fields, result.errors);
   }, [result, id, definition.fields]);
+
+  const firstRefused = result ? definition.fields.find((field) => result.errors[field]) : undefined;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const parsed = validateForm(definition, definition.read(new FormData(event.currentTarget)));
@@ -72,7 +76,12 @@ export function useValidatedForm<Field extends string, Values, Output>(
     props: { ref: formRef, noValidate: true, onSubmit },
     errors,
     formError: result?.formError,
-    field: (name: Field): FieldState => ({ id: `${id}-${name}`, error: errors[name], onEdit: () => clearError(name) }),
+    field: (name: Field): FieldState => ({
+      id: `${id}-${name}`,
+      error: errors[name],
+      onEdit: () => clearError(name),
+      autoFocus: name === firstRefused,
+    }),
     clearError,
   };
 }

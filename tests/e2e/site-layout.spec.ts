@@ -92,6 +92,17 @@ test.describe("on a 360 px phone", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   });
 
+  test("Escape closes the open menu and returns focus to it", async ({ page }) => {
+    await page.goto("/blog");
+    const menuButton = page.getByText("Menu", { exact: true });
+    await menuButton.click();
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Categories" }).focus();
+    await page.keyboard.press("Escape");
+    await expect(nav.getByRole("link", { name: "Categories" })).toBeHidden();
+    await expect(menuButton).toBeFocused();
+  });
+
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
 
@@ -127,3 +138,22 @@ for (const theme of ["light", "dark"] as const) {
     expect(errors).toEqual([]);
   });
 }
+
+test("readers' pages load no application JavaScript; sign-in, which needs it, does", async ({ page, site }) => {
+  const scriptsLoaded = async (path: string) => {
+    const loaded: string[] = [];
+    const record = (request: import("@playwright/test").Request) => {
+      if (request.resourceType() === "script") loaded.push(request.url());
+    };
+    page.on("request", record);
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    page.off("request", record);
+    return loaded;
+  };
+  for (const path of [...pages, "/search?q=caddy", `/blog/${site.postId("Typography for Long-Form Reading")}`]) {
+    expect(await scriptsLoaded(path), path).toEqual([]);
+    await expect(page.locator('link[rel="modulepreload"]'), path).toHaveCount(0);
+  }
+  expect((await scriptsLoaded("/login")).length).toBeGreaterThan(0);
+});

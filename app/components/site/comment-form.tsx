@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { Field, FormError } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
@@ -18,9 +18,7 @@ interface CommentFormProps {
 }
 
 export function CommentForm({ action, result }: CommentFormProps) {
-  const navigation = useNavigation();
   const form = useValidatedForm(commentForm, { id: "comment", result });
-  const submitting = navigation.state !== "idle" && navigation.formAction === action;
 
   return (
     <Form method="post" action={action} {...form.props} className="space-y-4">
@@ -51,8 +49,9 @@ export function CommentForm({ action, result }: CommentFormProps) {
         <label htmlFor="comment-website">Leave this field empty</label>
         <input id="comment-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />
       </div>
-      <button type="submit" disabled={submitting} className={buttonStyles.primary}>
-        {submitting ? "Posting…" : "Post Comment"}
+      {/* The post page loads no React (docs/decisions/0011): the page script shows the pending label. */}
+      <button type="submit" data-pending-label="Posting…" className={buttonStyles.primary}>
+        Post Comment
       </button>
     </Form>
   );

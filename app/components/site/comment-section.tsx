@@ -1,8 +1,6 @@
-import { useNavigation } from "react-router";
 import { useSite } from "~/lib/use-site";
 import { formatDate, pluralise } from "~/lib/format";
-import { type Comment, commentForm } from "#domain/comment.ts";
-import { validateForm } from "#domain/forms.ts";
+import type { Comment } from "#domain/comment.ts";
 import type { Page } from "#domain/pagination.ts";
 import { COMMENTS_CLOSED_MESSAGE, CommentForm, type CommentFormResult } from "./comment-form";
 import { Pagination } from "./pagination";
@@ -21,7 +19,7 @@ interface CommentSectionProps {
 interface CommentItemProps {
   author: string;
   content: string;
-  /** When it was posted, or that it is still being posted. */
+  /** When it was posted, or that it awaits moderation. */
   status: React.ReactNode;
 }
 
@@ -37,17 +35,8 @@ function CommentItem({ author, content, status }: CommentItemProps) {
   );
 }
 
-/** While a valid comment is on its way, it already shows in the list. */
-function usePendingComment(action: string) {
-  const navigation = useNavigation();
-  if (navigation.formAction !== action || !navigation.formData) return null;
-  const parsed = validateForm(commentForm, commentForm.read(navigation.formData));
-  return parsed.success ? parsed.data : null;
-}
-
 export function CommentSection({ comments: page, awaitingModeration, open, action, result }: CommentSectionProps) {
   const { timeZone } = useSite();
-  const pending = usePendingComment(action);
   const awaitingIds = new Set(awaitingModeration.map((comment) => comment.id));
   const shown = [...awaitingModeration, ...page.items].toSorted(
     (a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id),
@@ -69,13 +58,8 @@ export function CommentSection({ comments: page, awaitingModeration, open, actio
           {COMMENTS_CLOSED_MESSAGE}
         </p>
       )}
-      {shown.length > 0 || pending ? (
+      {shown.length > 0 ? (
         <ol className="space-y-4" aria-label="Comments, newest first">
-          {pending ? (
-            <li className={`${itemStyles} opacity-70`} aria-busy="true">
-              <CommentItem author={pending.author} content={pending.content} status="Posting…" />
-            </li>
-          ) : null}
           {shown.map((comment) => (
             <li key={comment.id} id={`comment-${comment.id}`} className={`scroll-mt-24 ${itemStyles}`}>
               <CommentItem

@@ -1,5 +1,4 @@
 import { useSite } from "~/lib/use-site";
-import { useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { MenuIcon } from "~/components/ui/icons";
 import { SearchForm } from "./search-form";
@@ -57,14 +56,6 @@ function NavItems({ signedIn, aboutUrl, className }: SiteHeaderProps & { classNa
 export function SiteHeader({ signedIn, aboutUrl }: SiteHeaderProps) {
   const { title } = useSite();
   const location = useLocation();
-  const menuRef = useRef<HTMLDetailsElement>(null);
-
-  const closeMenuOnEscape = (event: React.KeyboardEvent) => {
-    const menu = menuRef.current;
-    if (event.key !== "Escape" || !menu?.open) return;
-    menu.open = false;
-    menu.querySelector("summary")?.focus();
-  };
 
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
@@ -87,8 +78,8 @@ export function SiteHeader({ signedIn, aboutUrl }: SiteHeaderProps) {
         <div className="ml-auto flex items-center gap-1 sm:gap-2">
           <SearchForm id="header-search" label="Search the blog" hideLabel className="hidden w-56 md:block lg:w-64" />
           <ThemeToggle />
-          {/* <details> opens and closes without JavaScript; the key closes it after every navigation. */}
-          <details key={location.key} ref={menuRef} className="group relative md:hidden" onKeyDown={closeMenuOnEscape}>
+          {/* <details> opens and closes without JavaScript (the page script adds Escape); the key closes it after every navigation. */}
+          <details key={location.key} data-menu className="group relative md:hidden">
             <summary className="flex h-10 cursor-pointer list-none items-center gap-2 rounded-lg px-3 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
               <MenuIcon className="size-5" />
               Menu

@@ -1,4 +1,3 @@
-import { useEffect, useRef, useState } from "react";
 import { MEDIA_PATH_PATTERN, type ImageFormat, isImageFormat, srcsetFor, variantWidthsFor } from "#domain/media.ts";
 
 interface CoverImageProps {
@@ -25,8 +24,8 @@ function uploadedImage(src: string): { hash: string; widths: number[]; format: I
 }
 
 /**
- * An image that swaps to a labelled placeholder when its URL is broken. The check on
- * mount catches images that failed before hydration, when no onError could fire.
+ * An image followed by its labelled placeholder, which shows instead while the image fails:
+ * the page script marks a failed image, before or after any React runs (app/lib/page-script.ts).
  * This site's own uploads come as a `<picture>` offering AVIF, WebP and every width.
  */
 export function CoverImage({
@@ -38,29 +37,9 @@ export function CoverImage({
   priority = false,
   sizes = "100vw",
 }: CoverImageProps) {
-  const [failedSrc, setFailedSrc] = useState<string | null>(null);
-  const imageRef = useRef<HTMLImageElement>(null);
-
-  useEffect(() => {
-    const image = imageRef.current;
-    if (image?.complete && image.naturalWidth === 0) setFailedSrc(src);
-  }, [src]);
-
-  if (failedSrc === src) {
-    return (
-      <div
-        role="img"
-        aria-label={fallbackText}
-        className={`flex items-center justify-center bg-slate-200 text-sm font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200 ${className}`}
-      >
-        {fallbackText}
-      </div>
-    );
-  }
   const upload = uploadedImage(src);
   const image = (
     <img
-      ref={imageRef}
       src={src}
       srcSet={upload ? srcsetFor(upload, upload.format) : undefined}
       sizes={upload ? sizes : undefined}
@@ -68,17 +47,37 @@ export function CoverImage({
       loading={priority ? "eager" : loading}
       fetchPriority={priority ? "high" : undefined}
       decoding={priority ? "sync" : "async"}
+      data-cover-image
       className={`object-cover ${className}`}
-      onError={() => setFailedSrc(src)}
     />
   );
-  if (!upload) return image;
+  const fallback = (
+    <div
+      role="img"
+      aria-label={fallbackText}
+      data-cover-fallback
+      className={`items-center justify-center bg-slate-200 text-sm font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200 ${className}`}
+    >
+      {fallbackText}
+    </div>
+  );
+  if (!upload) {
+    return (
+      <>
+        {image}
+        {fallback}
+      </>
+    );
+  }
   return (
-    // `contents`: the picture adds no box, so the image keeps the layout its classes give it.
-    <picture className="contents">
-      <source type="image/avif" srcSet={srcsetFor(upload, "avif")} sizes={sizes} />
-      <source type="image/webp" srcSet={srcsetFor(upload, "webp")} sizes={sizes} />
-      {image}
-    </picture>
+    <>
+      {/* `contents`: the picture adds no box, so the image keeps the layout its classes give it. */}
+      <picture className="contents">
+        <source type="image/avif" srcSet={srcsetFor(upload, "avif")} sizes={sizes} />
+        <source type="image/webp" srcSet={srcsetFor(upload, "webp")} sizes={sizes} />
+        {image}
+      </picture>
+      {fallback}
+    </>
   );
 }

@@ -8,6 +8,7 @@ export interface ControlProps {
   "aria-invalid": true | undefined;
   "aria-describedby": string | undefined;
   onChange: () => void;
+  autoFocus: true | undefined;
 }
 
 interface FieldProps extends FieldState {
@@ -19,20 +20,27 @@ interface FieldProps extends FieldState {
 }
 
 /** One form field: label, control, hint and error, linked by aria-describedby. */
-export function Field({ id, error, onEdit, label, hint, describedBy, children }: FieldProps) {
+export function Field({ id, error, onEdit, autoFocus, label, hint, describedBy, children }: FieldProps) {
   return (
     <div>
       <label htmlFor={id} className={labelStyles}>
         {label}
       </label>
-      {children(controlProps({ id, error, onEdit, hint, describedBy }))}
+      {children(controlProps({ id, error, onEdit, autoFocus, hint, describedBy }))}
       <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
 
 /** The props that tie a control to its hint, its error and any other message about it. */
-function controlProps({ id, error, onEdit, hint, describedBy }: Omit<FieldProps, "label" | "children">): ControlProps {
+function controlProps({
+  id,
+  error,
+  onEdit,
+  autoFocus,
+  hint,
+  describedBy,
+}: Omit<FieldProps, "label" | "children">): ControlProps {
   const describedByIds = [hint ? `${id}-hint` : undefined, error ? `${id}-error` : undefined, describedBy]
     .filter(Boolean)
     .join(" ");
@@ -41,6 +49,7 @@ function controlProps({ id, error, onEdit, hint, describedBy }: Omit<FieldProps,
     "aria-invalid": error || describedBy ? true : undefined,
     "aria-describedby": describedByIds || undefined,
     onChange: onEdit,
+    autoFocus: autoFocus || undefined,
   };
 }
 
@@ -76,13 +85,14 @@ export function CheckboxField({
   id,
   error,
   onEdit,
+  autoFocus,
   label,
   hint,
   children,
 }: Omit<FieldProps, "describedBy"> & { children: (control: ControlProps) => ReactNode }) {
   return (
     <div className="flex items-start gap-2">
-      {children(controlProps({ id, error, onEdit, hint }))}
+      {children(controlProps({ id, error, onEdit, autoFocus, hint }))}
       <div>
         <label htmlFor={id} className="text-sm font-medium">
           {label}

@@ -1,15 +1,16 @@
-import { useState } from "react";
 import { appContext } from "#server/request-context.ts";
 import { buttonStyles, inputStyles, labelStyles } from "~/components/ui/styles";
 import { seoMeta, withSite } from "~/lib/meta";
-import { useHydrated } from "~/lib/use-hydrated";
 import type { Route } from "./+types/about";
+import { staticPage } from "~/lib/static-page";
 
 /** Nothing to read: the loader only lets the page cache keep the page, which only Settings change. */
 export function loader({ context }: Route.LoaderArgs) {
   context.get(appContext).tagPage(["static"]);
   return null;
 }
+
+export const handle = staticPage;
 
 export const meta: Route.MetaFunction = withSite(({ matches, location }) =>
   seoMeta({ title: "About", description: "Who writes Inkwell, and how to get in touch.", matches, location }),
@@ -42,18 +43,15 @@ function initials(name: string): string {
 
 /**
  * Honest about being a demo: it never sends anything, and says so before and after a try.
- * Without JavaScript the button stays disabled, so the form cannot even pretend to submit.
+ * The page script enables the button and answers a try; without it the button stays disabled,
+ * so the form cannot even pretend to submit.
  */
 function ContactForm() {
-  const [tried, setTried] = useState(false);
-  const hydrated = useHydrated();
   return (
     <form
       className="space-y-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setTried(true);
-      }}
+      data-demo-form
+      data-demo-message="Nothing was sent: this demo form does not send messages."
     >
       <p className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
         This demo form does not send messages. Nothing you type here leaves your browser.
@@ -78,12 +76,10 @@ function ContactForm() {
         </label>
         <textarea id="contact-message" name="message" rows={4} className={inputStyles} />
       </div>
-      <button type="submit" disabled={!hydrated} className={buttonStyles.primary}>
+      <button type="submit" disabled className={buttonStyles.primary}>
         Send message
       </button>
-      <p role="status" className="text-sm font-medium text-slate-800 dark:text-slate-200">
-        {tried ? "Nothing was sent: this demo form does not send messages." : ""}
-      </p>
+      <p role="status" className="text-sm font-medium text-slate-800 dark:text-slate-200" />
     </form>
   );
 }

@@ -12,6 +12,7 @@ import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.s
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import { normaliseSearchQuery, searchResultsLabel } from "~/lib/search";
 import type { Route } from "./+types/blog";
+import { staticPage } from "~/lib/static-page";
 
 // One module serves /blog and /search (route ids "blog" and "search"): the same list, filtered when q is set.
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -30,6 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** Searches are endless variations of the list: none is indexed. */
+export const handle = staticPage;
+
 export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, location }) => {
   if (error || !loaderData) return errorMeta(error);
   return loaderData.query

@@ -7,6 +7,7 @@ import { pluralise, truncate } from "~/lib/format";
 import { errorMeta, seoMeta, withSite } from "~/lib/meta";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import type { Route } from "./+types/categories";
+import { staticPage } from "~/lib/static-page";
 
 /** SPEC §9: a category card shows the first 80 characters of its newest post's excerpt. */
 const CATEGORY_EXCERPT_LENGTH = 80;
@@ -21,6 +22,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load categories. Please try again." });
   }
 }
+
+export const handle = staticPage;
 
 export const meta: Route.MetaFunction = withSite(({ error, matches, location }) =>
   error

@@ -10,6 +10,7 @@ import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.s
 import { type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
 import { categoryFromRouteValue } from "#domain/categories.ts";
 import type { Route } from "./+types/category";
+import { staticPage } from "~/lib/static-page";
 
 type View = "grid" | "list";
 
@@ -36,6 +37,8 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
     ? false
     : defaultShouldRevalidate;
 }
+
+export const handle = staticPage;
 
 export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, location }) =>
   error || !loaderData

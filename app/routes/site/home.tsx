@@ -10,6 +10,7 @@ import { toPostCardData } from "~/lib/post-card-data";
 import { useSite } from "~/lib/use-site";
 import { throwAsRouteError } from "~/lib/route-errors.server";
 import type { Route } from "./+types/home";
+import { staticPage } from "~/lib/static-page";
 
 export async function loader({ context }: Route.LoaderArgs) {
   try {
@@ -25,6 +26,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." });
   }
 }
+
+export const handle = staticPage;
 
 export const meta: Route.MetaFunction = withSite(({ error, matches, location, loaderData }) =>
   error

@@ -1,11 +1,14 @@
-import { data, Link, useNavigate } from "react-router";
+import { data, Link } from "react-router";
 import { buttonStyles } from "~/components/ui/styles";
 import { NOINDEX, pageMeta, withSite } from "~/lib/meta";
 import type { Route } from "./+types/not-found";
+import { staticPage } from "~/lib/static-page";
 
 export function loader() {
   return data(null, { status: 404 });
 }
+
+export const handle = staticPage;
 
 export const meta: Route.MetaFunction = withSite(() => [
   ...pageMeta("Page Not Found", "There is no page at this address."),
@@ -13,7 +16,6 @@ export const meta: Route.MetaFunction = withSite(() => [
 ]);
 
 export default function NotFound() {
-  const navigate = useNavigate();
   return (
     <section className="mx-auto max-w-xl py-16 text-center">
       <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">Error 404</p>
@@ -25,16 +27,8 @@ export default function NotFound() {
         <Link to="/" className={buttonStyles.primary}>
           Back to Home
         </Link>
-        {/* A link home without JavaScript; with it, a step back in history when there is one. */}
-        <a
-          href="/"
-          className={buttonStyles.secondary}
-          onClick={(event) => {
-            if (window.history.length <= 1) return;
-            event.preventDefault();
-            void navigate(-1);
-          }}
-        >
+        {/* A link home; the page script makes it a step back in history when there is one. */}
+        <a href="/" data-history-back className={buttonStyles.secondary}>
           Go Back
         </a>
       </div>

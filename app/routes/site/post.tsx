@@ -20,6 +20,7 @@ import { isPostId } from "#domain/post.ts";
 import { appContext } from "#server/request-context.ts";
 import { PostArticleBody } from "~/components/site/post-article-body";
 import type { Route } from "./+types/post";
+import { staticPage } from "~/lib/static-page";
 
 /** Room for the longest valid comment even when every character is percent-encoded UTF-8. */
 const COMMENT_REQUEST_MAX_BYTES = (COMMENT_AUTHOR_MAX + COMMENT_CONTENT_MAX) * 12 + 1024;
@@ -119,6 +120,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export function headers({ actionHeaders }: Route.HeadersArgs) {
   return actionHeaders;
 }
+
+export const handle = staticPage;
 
 export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, location }) => {
   if (error || !loaderData) return errorMeta(error);

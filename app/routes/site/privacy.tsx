@@ -2,11 +2,14 @@ import { Link } from "react-router";
 import { PolicyPage } from "~/components/site/policy-page";
 import { seoMeta, withSite } from "~/lib/meta";
 import type { Route } from "./+types/privacy";
+import { staticPage } from "~/lib/static-page";
 
 /** SPEC §2: the policy pages show today's date as the last-updated date. */
 export function loader() {
   return { lastUpdated: new Date().toISOString() };
 }
+
+export const handle = staticPage;
 
 export const meta: Route.MetaFunction = withSite(({ matches, location }) =>
   seoMeta({
