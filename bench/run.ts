@@ -10,7 +10,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import pg from "pg";
-import { formatSizes, measureRoutes } from "./bundle-size.ts";
+import { formatWeights, measurePages } from "./bundle-size.ts";
 import { COMMON_WORD, RARE_WORD } from "./data.ts";
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
@@ -223,9 +223,6 @@ http {
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 
 async function main(): Promise<void> {
-  console.log("=== Page weight (gzip), from the client build\n");
-  console.log(formatSizes(measureRoutes()));
-
   const sqliteDirectory = mkdtempSync(path.join(tmpdir(), "blog-bench-"));
   const postgresName = `inkwell_bench_${process.pid}`;
   const postgresUrl = new URL(POSTGRES_ADMIN_URL);
@@ -264,6 +261,8 @@ async function main(): Promise<void> {
           routes = await publicRoutes(base);
           for (const route of routes)
             pages.set(route, Buffer.from(await (await fetch(`${base}${route}`)).arrayBuffer()));
+          console.log("\n=== Page weight (gzip): the scripts and styles each page loads or carries inline\n");
+          console.log(formatWeights(await measurePages(base, routes)));
         }
         try {
           console.log(`  measuring ${cache}…`);

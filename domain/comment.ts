@@ -1,10 +1,5 @@
-// zod/mini: this schema also runs in the browser on every post page, where the full zod
-// build would be a quarter of the page's JavaScript (docs/decisions/0005).
-import * as z from "zod/mini";
 import { defineForm, formText } from "./forms.ts";
-
-// No `new Function` probe under the CSP (see domain/zod.ts); the setting is shared by both builds.
-z.config({ jitless: true });
+import { z } from "./zod.ts";
 
 export const COMMENT_AUTHOR_MAX = 80;
 export const COMMENT_CONTENT_MAX = 5000;
@@ -12,21 +7,14 @@ export const COMMENT_CONTENT_MAX = 5000;
 export const commentSchema = z.object({
   author: z
     .string({ error: "Please enter your name" })
-    .check(
-      z.trim(),
-      z.minLength(1, "Please enter your name"),
-      z.maxLength(COMMENT_AUTHOR_MAX, `Name must be at most ${COMMENT_AUTHOR_MAX} characters`),
-    ),
+    .trim()
+    .min(1, "Please enter your name")
+    .max(COMMENT_AUTHOR_MAX, `Name must be at most ${COMMENT_AUTHOR_MAX} characters`),
   content: z
     .string({ error: "Please enter a comment" })
-    .check(
-      z.trim(),
-      z.minLength(1, "Please enter a comment"),
-      z.maxLength(
-        COMMENT_CONTENT_MAX,
-        `Comment must be at most ${COMMENT_CONTENT_MAX.toLocaleString("en-US")} characters`,
-      ),
-    ),
+    .trim()
+    .min(1, "Please enter a comment")
+    .max(COMMENT_CONTENT_MAX, `Comment must be at most ${COMMENT_CONTENT_MAX.toLocaleString("en-US")} characters`),
 });
 
 export type CommentInput = z.infer<typeof commentSchema>;

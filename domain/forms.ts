@@ -21,7 +21,7 @@ export interface FormResult<Field extends string = string, Values = Partial<Reco
 export interface FormDefinition<Field extends string, Values, Output> {
   fields: readonly Field[];
   read: (formData: FormData) => Values;
-  /** A zod 4 schema of either build: `zod` or, where the browser bundle must stay small, `zod/mini`. */
+  /** The zod schema that judges the values (built on `domain/zod.ts`). */
   schema: core.$ZodType<Output>;
 }
 

@@ -1,0 +1,58 @@
+// The production build (`npm run build` first) on a fresh SQLite database with the demo content,
+// for the measurements that look at pages as a reader's browser gets them.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export interface DemoServer {
+  base: string;
+  /** The address of one published post, read off /blog. */
+  postPath: string;
+  stop: () => Promise<void>;
+}
+
+export async function startDemoServer(port: number): Promise<DemoServer> {
+  const base = `http://127.0.0.1:${port}`;
+  const directory = mkdtempSync(path.join(tmpdir(), "blog-demo-"));
+  const server = spawn(process.execPath, ["server.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITE_URL: base,
+      DATABASE_URL: `file:${directory}/blog.sqlite`,
+      BLOG_DEMO: "1",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const stop = async () => {
+    if (server.exitCode === null) {
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      server.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(directory, { recursive: true, force: true });
+  };
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+      const up = await fetch(`${base}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (up) break;
+      if (attempt === 300) throw new Error("the server did not start");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const blog = await (await fetch(`${base}/blog`)).text();
+    const postPath = blog.match(/href="(\/blog\/[a-z0-9-]+)"/)?.[1];
+    if (!postPath) throw new Error("no post link on /blog");
+    return { base, postPath, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
