@@ -12,6 +12,7 @@ import { importSourcesSchema } from "./migrations/0009-import-sources.ts";
 import { mediaSchema } from "./migrations/0008-media.ts";
 import { publicListIndexesSchema } from "./migrations/0010-public-list-indexes.ts";
 import { searchInListOrderSchema } from "./migrations/0011-search-in-list-order.ts";
+import { publicCountIndexesSchema } from "./migrations/0012-public-count-indexes.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -28,6 +29,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0008-media": mediaSchema(dialect),
     "0010-public-list-indexes": publicListIndexesSchema(),
     "0011-search-in-list-order": searchInListOrderSchema(dialect),
+    "0012-public-count-indexes": publicCountIndexesSchema(),
   };
 }
 

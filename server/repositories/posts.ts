@@ -395,29 +395,31 @@ export async function searchPublishedPosts(
   const likePattern = `%${escapeLikePattern(needle)}%`;
   const { limit, offset } = pageWindow(request.page, request.pageSize);
 
-  const readPage = async (trx: Db, matchCondition: RawBuilder<boolean>) => {
-    const matches = () =>
-      trx
-        .selectFrom("post_search")
-        .where(matchCondition)
-        .where("post_search.rowid", "not in", selectScheduledSearchKeys(trx, now));
-    const [idRows, count] = await Promise.all([
-      matches()
-        .select("post_search.post_id")
-        .orderBy("post_search.rowid", "desc")
-        .limit(limit)
-        .offset(offset)
-        .execute(),
-      matches()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow(),
-    ]);
-    const items = await publicSummariesInOrder(
+  const matchingRows = (trx: Db, matchCondition: RawBuilder<boolean>) =>
+    trx
+      .selectFrom("post_search")
+      .where(matchCondition)
+      .where("post_search.rowid", "not in", selectScheduledSearchKeys(trx, now));
+  const countMatches = async (trx: Db, matchCondition: RawBuilder<boolean>) =>
+    Number(
+      (
+        await matchingRows(trx, matchCondition)
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+          .executeTakeFirstOrThrow()
+      ).count,
+    );
+  const readPageItems = async (trx: Db, matchCondition: RawBuilder<boolean>) => {
+    const idRows = await matchingRows(trx, matchCondition)
+      .select("post_search.post_id")
+      .orderBy("post_search.rowid", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return publicSummariesInOrder(
       trx,
       now,
       idRows.map((row) => row.post_id),
     );
-    return pageOf(items, Number(count.count), request);
   };
 
   if (dialect === "postgres") {
@@ -427,15 +429,28 @@ export async function searchPublishedPosts(
     // scans in this transaction, the matches come from the trigram index.
     return db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      return readPage(trx, sql<boolean>`search_text like ${likePattern} escape '\\'`);
+      const match = sql<boolean>`search_text like ${likePattern} escape '\\'`;
+      const total = await countMatches(trx, match);
+      // It also guesses far too few matches for a long word, and for a word in half the posts
+      // rechecks all of them to sort a page (230 ms at 100,000 posts). Walking the search
+      // index newest first reads about (offset + limit) × rows / matches entries: when that is
+      // fewer than the matches, the walk is cheaper (0.1–0.3 ms there).
+      const estimate = await sql<{ rows: number }>`
+        select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'post_search'::regclass
+      `.execute(trx);
+      const rows = Number(estimate.rows[0]?.rows ?? 0);
+      if (total > 0 && ((offset + limit) * rows) / total < total) {
+        await sql`set local enable_bitmapscan = off`.execute(trx);
+      }
+      return pageOf(await readPageItems(trx, match), total, request);
     });
   }
-  return readPage(
-    db,
+  const match =
     [...needle].length >= TRIGRAM
       ? sql<boolean>`post_search match ${`"${needle.replaceAll('"', '""')}"`}`
-      : sql<boolean>`search_text like ${likePattern} escape '\\'`,
-  );
+      : sql<boolean>`search_text like ${likePattern} escape '\\'`;
+  const [total, items] = await Promise.all([countMatches(db, match), readPageItems(db, match)]);
+  return pageOf(items, total, request);
 }
 
 export async function findPostById(db: Db, id: string): Promise<Post | undefined> {

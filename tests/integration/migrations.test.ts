@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../server/db/connect.ts";
-import { migrateToLatest } from "../../server/db/migrate.ts";
+import { createMigrator, migrateToLatest } from "../../server/db/migrate.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 
 describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
@@ -17,6 +17,15 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
   it("are safe to run again on an up-to-date database", async () => {
     expect(await migrateToLatest(handle.db, dialect)).toEqual([]);
     expect(await migrateToLatest(handle.db, dialect)).toEqual([]);
+  });
+
+  it("step back over the newest one and forward again", async () => {
+    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0011-search-in-list-order");
+    expect(error).toBeUndefined();
+    expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual([
+      "Down 0012-public-count-indexes",
+    ]);
+    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0012-public-count-indexes"]);
   });
 
   it("create the tables every query needs", async () => {
