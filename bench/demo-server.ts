@@ -1,9 +1,23 @@
 // The production build (`npm run build` first) on a fresh SQLite database with the demo content,
 // for the measurements that look at pages as a reader's browser gets them.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+
+/** Polls `url` until it answers 200, failing at once if `child` exits first. */
+export async function waitUntilUp(url: string, child?: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    if (child && child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const up = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
 
 export interface DemoServer {
   base: string;
@@ -37,16 +51,7 @@ export async function startDemoServer(port: number): Promise<DemoServer> {
     rmSync(directory, { recursive: true, force: true });
   };
   try {
-    for (let attempt = 0; ; attempt += 1) {
-      if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-      const up = await fetch(`${base}/healthz`).then(
-        (response) => response.ok,
-        () => false,
-      );
-      if (up) break;
-      if (attempt === 300) throw new Error("the server did not start");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntilUp(`${base}/healthz`, server);
     const blog = await (await fetch(`${base}/blog`)).text();
     const postPath = blog.match(/href="(\/blog\/[a-z0-9-]+)"/)?.[1];
     if (!postPath) throw new Error("no post link on /blog");

@@ -12,6 +12,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { formatWeights, measurePages } from "./bundle-size.ts";
 import { COMMON_WORD, RARE_WORD } from "./data.ts";
+import { waitUntilUp } from "./demo-server.ts";
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -36,19 +37,6 @@ async function load(url: string, connections: number, seconds: number): Promise<
 function rssMegabytes(pid: number): number {
   const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
   return match ? Number(match[1]) / 1024 : Number.NaN;
-}
-
-async function waitUntilUp(url: string, child?: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    if (child && child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const up = await fetch(url).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 function startBlog(databaseUrl: string, env: Record<string, string> = {}): ChildProcess {

@@ -108,9 +108,9 @@ function enhancePage(themeKey: string, darkQuery: string, themeEvent: string): v
   });
 }
 
-export const THEME_STORAGE_KEY = "theme";
+const THEME_STORAGE_KEY = "theme";
 /** Dispatched on `document` whenever the applied theme may have changed. */
-export const THEME_CHANGE_EVENT = "inkwell:theme";
+const THEME_CHANGE_EVENT = "inkwell:theme";
 
 export const pageScript = `(${enhancePage.toString()})(${[
   THEME_STORAGE_KEY,
