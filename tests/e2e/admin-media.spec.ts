@@ -134,7 +134,8 @@ test("an image from the media library is inserted at the cursor", async ({ page 
   expect(upload.status()).toBe(201);
   const { media } = (await upload.json()) as { media: { url: string } };
 
-  await page.goto("/admin/posts/new");
+  // The format is React state: a choice made before the editor hydrates would be lost.
+  await page.goto("/admin/posts/new", { waitUntil: "networkidle" });
   await page.getByLabel("Format").selectOption("html");
   await page.getByLabel("Content").fill("<p>Text.</p>");
   await page.getByRole("button", { name: "Choose from media library" }).click();
