@@ -1,5 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { findChromium } from "./scripts/ensure-chromium.ts";
+import { SERVER_ENVIRONMENT, serverArguments } from "./scripts/server-process.ts";
 
 // Two servers, each on its own fresh SQLite database with demo content, so admin tests that
 // publish or delete posts never change what the public-site tests are reading.
@@ -13,13 +14,14 @@ export const E2E_SOURCE_URL = "https://source.example.org/blog";
 
 function blogServer(name: string, port: number, url: string) {
   return {
-    command: `rm -rf .e2e-data/${name} && node server.ts`,
+    command: `rm -rf .e2e-data/${name} && node ${serverArguments().join(" ")}`,
     url: `${url}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: "ignore" as const,
     stderr: "pipe" as const,
     env: {
+      ...SERVER_ENVIRONMENT,
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",

@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
 
 /** Polls `url` until it answers 200, failing at once if `child` exits first. */
 export async function waitUntilUp(url: string, child?: ChildProcess): Promise<void> {
@@ -29,8 +30,9 @@ export interface DemoServer {
 export async function startDemoServer(port: number): Promise<DemoServer> {
   const base = `http://127.0.0.1:${port}`;
   const directory = mkdtempSync(path.join(tmpdir(), "blog-demo-"));
-  const server = spawn(process.execPath, ["server.ts"], {
+  const server = spawn(process.execPath, serverArguments(), {
     env: {
+      ...SERVER_ENVIRONMENT,
       ...process.env,
       NODE_ENV: "production",
       PORT: String(port),

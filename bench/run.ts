@@ -12,6 +12,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { formatWeights, measurePages } from "./bundle-size.ts";
 import { COMMON_WORD, RARE_WORD } from "./data.ts";
+import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
 import { waitUntilUp } from "./demo-server.ts";
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
@@ -40,8 +41,9 @@ function rssMegabytes(pid: number): number {
 }
 
 function startBlog(databaseUrl: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ["server.ts"], {
+  return spawn(process.execPath, serverArguments(), {
     env: {
+      ...SERVER_ENVIRONMENT,
       ...process.env,
       NODE_ENV: "production",
       PORT: String(PORT),

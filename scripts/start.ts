@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { SERVER_ENVIRONMENT, serverArguments } from "./server-process.ts";
 
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
@@ -37,9 +38,9 @@ if (newestChange(buildOutput) < Math.max(...buildInputs.map(newestChange))) {
   run(npm, ["run", "build"]);
 }
 
-const server = spawn(process.execPath, ["server.ts"], {
+const server = spawn(process.execPath, serverArguments(), {
   stdio: "inherit",
-  env: { NODE_ENV: "production", ...process.env },
+  env: { NODE_ENV: "production", ...SERVER_ENVIRONMENT, ...process.env },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -32,6 +32,9 @@ function openSqlite(filename: string): DatabaseHandle {
   // FULL: a commit is on disk before the answer leaves, as in PostgreSQL (docs/decisions/0009).
   database.pragma("synchronous = FULL");
   database.pragma("foreign_keys = ON");
+  // 4 MB of pages in the process (better-sqlite3 builds SQLite with 16 MB): the operating
+  // system caches the file as well, and a server's memory is bounded (docs/decisions/0005).
+  database.pragma("cache_size = -4000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return {
     db,

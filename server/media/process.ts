@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { fileTypeFromBuffer } from "file-type";
-import sharp, { type Metadata, type Sharp } from "sharp";
+import type { Metadata, Sharp } from "sharp";
 import { DomainError } from "#domain/errors.ts";
 import {
   ACCEPTED_IMAGE_TYPES,
@@ -9,6 +8,7 @@ import {
   MEDIA_LIMITS,
   variantWidthsFor,
 } from "#domain/media.ts";
+import { loadSharp } from "./sharp.ts";
 
 export const UNSUPPORTED_MESSAGE = "Only JPEG, PNG, WebP, AVIF and GIF images can be uploaded.";
 export const TOO_LARGE_MESSAGE = `Images may be at most ${MEDIA_LIMITS.maxBytes / 1024 / 1024} MB.`;
@@ -46,6 +46,8 @@ function isAcceptedMime(mime: string): mime is AcceptedMime {
  * A declared image type that differs from the bytes is refused too: the file is not what it claims.
  */
 export async function sniffImageType(bytes: Uint8Array, declaredType = ""): Promise<AcceptedMime> {
+  // Imported on first use, like every library only rare admin tasks need (docs/conventions.md).
+  const { fileTypeFromBuffer } = await import("file-type");
   const detected = await fileTypeFromBuffer(bytes);
   if (!detected || !isAcceptedMime(detected.mime)) throw new DomainError("MEDIA_UNSUPPORTED", UNSUPPORTED_MESSAGE);
   const claimed = declaredType.toLowerCase() === "image/jpg" ? "image/jpeg" : declaredType.toLowerCase();
@@ -80,6 +82,7 @@ export async function processImage(bytes: Buffer, declaredType?: string): Promis
   const mime = await sniffImageType(bytes, declaredType);
   const format = ACCEPTED_IMAGE_TYPES[mime];
 
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     metadata = await sharp(bytes, { ...INPUT_OPTIONS, limitInputPixels: false }).metadata();

@@ -65,8 +65,12 @@ export interface AuthServiceDeps {
 }
 
 export function createAuthService({ db, now, passwordCost = OWASP_SCRYPT_COST, audit, twoFactor }: AuthServiceDeps) {
-  // Verified against when the email is unknown, so both failures take the same time.
-  const decoyHash = hashPassword(randomBytes(16).toString("base64url"), passwordCost);
+  // Verified against when the email is unknown, so both failures take the same time. Made on
+  // the first check, not at boot: scrypt at this cost holds 128 MiB while it runs (so the first
+  // unknown address after a start takes one hash longer).
+  let decoyHash: Promise<string> | undefined;
+  const passwordHashOrDecoy = (account: { passwordHash: string } | undefined) =>
+    account?.passwordHash ?? (decoyHash ??= hashPassword(randomBytes(16).toString("base64url"), passwordCost));
 
   async function createAdmin(email: string, password: string) {
     const passwordHash = await hashPassword(password, passwordCost);
@@ -93,7 +97,7 @@ export function createAuthService({ db, now, passwordCost = OWASP_SCRYPT_COST, a
   /** The password's account, or INVALID_CREDENTIALS (recorded in the audit log). */
   async function checkPassword(email: string, password: string) {
     const account = await guardDatabase(() => admins.findAdminByEmail(db, email));
-    const valid = await verifyPassword(password, account?.passwordHash ?? (await decoyHash));
+    const valid = await verifyPassword(password, await passwordHashOrDecoy(account));
     if (!account || !valid) {
       await audit.record(
         account ? { id: account.id, label: account.displayName } : { label: email.trim() },
@@ -173,7 +177,7 @@ export function createAuthService({ db, now, passwordCost = OWASP_SCRYPT_COST, a
     /** Checks an account's password again before a sensitive change (turning 2FA off). */
     async confirmPassword(adminId: string, password: string): Promise<void> {
       const account = await guardDatabase(() => admins.findAdminById(db, adminId));
-      const valid = await verifyPassword(password, account?.passwordHash ?? (await decoyHash));
+      const valid = await verifyPassword(password, await passwordHashOrDecoy(account));
       if (!account || !valid) throw new DomainError("INVALID_CREDENTIALS", "Your password is not right");
     },
 

@@ -1,6 +1,6 @@
 // Reading the .zip export (portability.ts writes it): the JSON document, the images' records
 // and their files. Entry names are only ever matched, never used as paths on disk.
-import { type Entry, openPromise, type ZipFile } from "yauzl";
+import type { Entry, ZipFile } from "yauzl";
 import { z } from "zod";
 import { DomainError } from "#domain/errors.ts";
 import { ACCEPTED_IMAGE_TYPES, type ImageFormat, isImageFormat, MEDIA_LIMITS } from "#domain/media.ts";
@@ -64,6 +64,8 @@ async function readEntry(zip: ZipFile, entry: Entry, maxBytes: number, tooLarge:
 export async function openArchive(path: string): Promise<OpenedArchive> {
   let zip: ZipFile;
   try {
+    // Imported on first use, like every library only rare admin tasks need (docs/conventions.md).
+    const { openPromise } = await import("yauzl");
     zip = await openPromise(path, { lazyEntries: true, autoClose: false });
   } catch (error) {
     refuse(`This .zip cannot be read (${(error as Error).message}). Was it cut short?`);

@@ -1,5 +1,4 @@
 // Reading Ghost and WordPress exports into one shape; what they mean for the blog is decided in portability.ts.
-import { XMLParser, XMLValidator } from "fast-xml-parser";
 import type { CommentStatus } from "#domain/comment.ts";
 import { cleanText } from "#domain/forms.ts";
 import { DomainError } from "#domain/errors.ts";
@@ -167,7 +166,9 @@ function addParagraphs(html: string): string {
 }
 
 /** A WordPress WXR file: RSS 2.0 with the `wp:`, `content:`, `excerpt:` and `dc:` namespaces. */
-export function readWordPressExport(xml: string, options: ImportOptions): ForeignExport {
+export async function readWordPressExport(xml: string, options: ImportOptions): Promise<ForeignExport> {
+  // Imported on first use, like every library only rare admin tasks need (docs/conventions.md).
+  const { XMLParser, XMLValidator } = await import("fast-xml-parser");
   const validation = XMLValidator.validate(xml);
   if (validation !== true) {
     refuse(`The file is not well-formed XML (line ${validation.err.line}: ${validation.err.msg}). Was it cut short?`);

@@ -1,6 +1,5 @@
 import type { Kysely } from "kysely";
 import pLimit from "p-limit";
-import sharp from "sharp";
 import { DomainError, MediaInUseError } from "#domain/errors.ts";
 import { isImageFormat, type MediaImage, mediaUrl, type UploadedMedia, variantWidthsFor } from "#domain/media.ts";
 import type { Database } from "../db/schema.ts";
@@ -53,10 +52,6 @@ export function insertableUrl(image: MediaImage): string {
 }
 
 export function createMediaService({ db, store, now }: MediaServiceDeps) {
-  // Encoding runs on libuv's pool, never on the event loop; these two bounds keep uploads
-  // from taking every thread that other requests (and the database driver) need.
-  sharp.concurrency(1);
-  sharp.cache(false);
   const encodeSlot = pLimit(UPLOAD_CONCURRENCY);
   const listPrunable = async (limit = PRUNE_BATCH) => {
     const cutoff = new Date(now().getTime() - UNUSED_MEDIA_GRACE_DAYS * 24 * 60 * 60 * 1000).toISOString();

@@ -2,7 +2,6 @@
 // The format is docs/export-format.schema.json; why it is built this way: docs/decisions/0009.
 import { Readable } from "node:stream";
 import type { Kysely, Transaction } from "kysely";
-import sharp from "sharp";
 import { ZipFile } from "yazl";
 import { CATEGORIES, type Category } from "#domain/categories.ts";
 import { COMMENT_AUTHOR_MAX, COMMENT_CONTENT_MAX, COMMENT_STATUSES, type CommentStatus } from "#domain/comment.ts";
@@ -47,6 +46,7 @@ import {
   settingExists,
 } from "../repositories/portability.ts";
 import { findSiteSettings, findSiteSettingsVersion, saveSiteSettings } from "../repositories/site-settings.ts";
+import { loadSharp } from "../media/sharp.ts";
 import type { MediaStore } from "../media/store.ts";
 import { findMedia, insertMedia } from "../repositories/media.ts";
 import { type ContentChanges, type ContentTag, postTag } from "./content-changes.ts";
@@ -196,7 +196,7 @@ export function createPortabilityService({
     if (Buffer.byteLength(content) > IMPORT_MAX_BYTES) refuseTooLarge();
     const start = content.trimStart().charAt(0);
     if (start === "<") {
-      return applyForeign(readWordPressExport(content, options), options);
+      return applyForeign(await readWordPressExport(content, options), options);
     }
     if (start !== "{") refuse("This file is neither JSON nor XML: expected an Inkwell, Ghost or WordPress export.");
     let document: unknown;
@@ -252,6 +252,7 @@ export function createPortabilityService({
         // One file at a time: an image's files are read, checked and stored before the next.
         for (const file of files) {
           const bytes = await archive.readFile(file);
+          const sharp = await loadSharp();
           const metadata = await sharp(bytes)
             .metadata()
             .catch(() => refuse(`${file.entry.fileName} is not an image.`));

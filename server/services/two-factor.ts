@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import * as OTPAuth from "otpauth";
-import QRCode from "qrcode";
 import { RECOVERY_CODE_COUNT } from "#domain/account.ts";
 import { DomainError } from "#domain/errors.ts";
 import type { Database } from "../db/schema.ts";
@@ -65,6 +64,8 @@ export function createTwoFactorService({ db, now, audit }: { db: Kysely<Database
 
   async function describeEnrolment(secret: string, email: string): Promise<Enrolment> {
     const otpauthUrl = totpFor(secret, email).toString();
+    // Imported on first use, like every library only rare admin tasks need (docs/conventions.md).
+    const { default: QRCode } = await import("qrcode");
     const svg = await QRCode.toString(otpauthUrl, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
     return { secret, otpauthUrl, qrCodeDataUrl: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
   }

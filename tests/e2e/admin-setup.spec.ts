@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { SERVER_ENVIRONMENT, serverArguments } from "../../scripts/server-process.ts";
 import { uniqueSuffix } from "./admin-support";
 
 /** A blog with no admin at all, started like `npm start` would, so it prints its setup link. */
@@ -16,6 +17,7 @@ async function startBlogWithoutAdmin(): Promise<{ url: string; setupLink: string
   const url = `http://localhost:${port}`;
   const dataDir = path.resolve(`.e2e-data/setup-${uniqueSuffix()}`);
   const env: NodeJS.ProcessEnv = {
+    ...SERVER_ENVIRONMENT,
     PATH: process.env.PATH,
     NODE_ENV: "production",
     PORT: String(port),
@@ -25,7 +27,7 @@ async function startBlogWithoutAdmin(): Promise<{ url: string; setupLink: string
     BLOG_DEMO: "0",
     LOG_LEVEL: "warn",
   };
-  const server: ChildProcess = spawn(process.execPath, ["server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const server: ChildProcess = spawn(process.execPath, serverArguments(), { env, stdio: ["ignore", "pipe", "pipe"] });
   const stop = () => {
     server.kill("SIGTERM");
     rmSync(dataDir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
+import { SERVER_ENVIRONMENT, serverArguments } from "../../scripts/server-process.ts";
 import { withScratchPostgresDatabase } from "./server-support.ts";
 
 // Proof that an acknowledged comment survives the server being killed: 40 visitors post
@@ -24,8 +25,9 @@ interface RunningServer {
 }
 
 function startServer(databaseUrl: string): RunningServer {
-  const child = spawn(process.execPath, ["server.ts"], {
+  const child = spawn(process.execPath, serverArguments(), {
     env: {
+      ...SERVER_ENVIRONMENT,
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",
       PORT: "0",

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { test } from "@playwright/test";
 import pg from "pg";
+import { SERVER_ENVIRONMENT, serverArguments } from "../../scripts/server-process.ts";
 
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -18,12 +19,12 @@ export interface StartedServer {
   output: () => string;
 }
 
-/** Starts the built production server (`node server.ts`) with nothing but PATH and `env` in its environment. */
+/** Starts the built production server as `npm start` does, with nothing but PATH and `env` in its environment. */
 export function startServer(env: Record<string, string>): StartedServer {
   const started = Date.now();
   let output = "";
-  const child = spawn(process.execPath, ["server.ts"], {
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", LOG_LEVEL: "info", ...env },
+  const child = spawn(process.execPath, serverArguments(), {
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", LOG_LEVEL: "info", ...SERVER_ENVIRONMENT, ...env },
   });
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
