@@ -62,10 +62,10 @@ async function readEntry(zip: ZipFile, entry: Entry, maxBytes: number, tooLarge:
 
 /** Lists the archive's entries (reading no file yet) and reads its two JSON documents. */
 export async function openArchive(path: string): Promise<OpenedArchive> {
+  // Imported on first use, like every library only rare admin tasks need (docs/conventions.md).
+  const { openPromise } = await import("yauzl");
   let zip: ZipFile;
   try {
-    // Imported on first use, like every library only rare admin tasks need (docs/conventions.md).
-    const { openPromise } = await import("yauzl");
     zip = await openPromise(path, { lazyEntries: true, autoClose: false });
   } catch (error) {
     refuse(`This .zip cannot be read (${(error as Error).message}). Was it cut short?`);
