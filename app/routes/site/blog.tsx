@@ -30,9 +30,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { query, posts: page.items.map(toPostCardData), page: pageInfo(page) };
 }
 
-/** Searches are endless variations of the list: none is indexed. */
 export const handle = staticPage;
 
+/** Searches are endless variations of the list: none is indexed. */
 export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, location }) => {
   if (error || !loaderData) return errorMeta(error);
   return loaderData.query
