@@ -29,6 +29,7 @@ const pages: [string, () => Promise<unknown>][] = [
   ["/blog?page=2000", () => services.posts.listPublishedPosts(undefined, 2000)],
   ["/category/design", () => services.posts.listCategoryPosts("Design", 1)],
   ["/categories", () => services.posts.summariseCategories()],
+  ["/sitemaps/pages.xml", () => services.posts.listCategoryUpdates()],
   [`/blog/${newest.items[0]!.slug}`, () => services.posts.getPublicPost(newest.items[0]!.slug)],
   [`/search?q=${RARE_WORD}`, () => services.posts.listPublishedPosts(RARE_WORD, 1)],
   [`/search?q=${COMMON_WORD}`, () => services.posts.listPublishedPosts(COMMON_WORD, 1)],

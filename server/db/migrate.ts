@@ -13,6 +13,7 @@ import { mediaSchema } from "./migrations/0008-media.ts";
 import { publicListIndexesSchema } from "./migrations/0010-public-list-indexes.ts";
 import { searchInListOrderSchema } from "./migrations/0011-search-in-list-order.ts";
 import { publicCountIndexesSchema } from "./migrations/0012-public-count-indexes.ts";
+import { publishedPostCountsSchema } from "./migrations/0013-published-post-counts.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -30,6 +31,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0010-public-list-indexes": publicListIndexesSchema(),
     "0011-search-in-list-order": searchInListOrderSchema(dialect),
     "0012-public-count-indexes": publicCountIndexesSchema(),
+    "0013-published-post-counts": publishedPostCountsSchema(dialect),
   };
 }
 

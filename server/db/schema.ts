@@ -212,8 +212,15 @@ export interface MediaUsesTable {
   post_id: string;
 }
 
+/** Published posts per category, scheduled ones included; kept by triggers (migration 0013). */
+export interface PublishedPostCountsTable {
+  category: string;
+  posts: number;
+}
+
 export interface Database {
   posts: PostsTable;
+  published_post_counts: PublishedPostCountsTable;
   post_tags: PostTagsTable;
   post_search: PostSearchTable;
   post_slug_history: PostSlugHistoryTable;

@@ -147,11 +147,43 @@ function newestFirst<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, T
   return query.orderBy(sql.ref("posts.created_at"), "desc").orderBy(sql.ref("posts.id"), "desc");
 }
 
-/** Counts come from the same indexes the lists walk: an index-only count, never a row read. */
+/**
+ * The category of every published post whose publishing time is still ahead: the publishing
+ * rule's exception (`selectPublicPosts`), read from the other side, a short range of
+ * posts_publish_at. `+published` keeps SQLite off the `published` indexes, which it would
+ * otherwise walk in full; PostgreSQL reads the same range.
+ */
+async function scheduledCategories(db: Db, now: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("posts")
+    .select("posts.category")
+    .where("posts.publish_at", ">", now)
+    .where(sql<number>`+${sql.ref("posts.published")}`, "=", 1)
+    .execute();
+  return rows.map((row) => row.category);
+}
+
+/**
+ * How many posts are public in each category: the published posts the database counts as they
+ * are written (migration 0013), less those not yet public. Constant at any size, where counting
+ * the list index walked one entry per post (docs/decisions/0005, "Counts").
+ */
+async function countPublicPostsByCategory(db: Db, now: string, category?: string): Promise<Map<string, number>> {
+  let counted = db.selectFrom("published_post_counts").select(["category", "posts"]);
+  if (category !== undefined) counted = counted.where("category", "=", category);
+  const [rows, scheduled] = await Promise.all([counted.execute(), scheduledCategories(db, now)]);
+  const counts = new Map(rows.map((row) => [row.category, Number(row.posts)]));
+  for (const scheduledCategory of scheduled) {
+    const count = counts.get(scheduledCategory);
+    if (count !== undefined) counts.set(scheduledCategory, count - 1);
+  }
+  return counts;
+}
+
+/** How many posts are public, all or of one category. */
 export async function countPublishedPosts(db: Db, now: string, category?: string): Promise<number> {
-  let query = selectPublicPosts(db, now).select((eb) => eb.fn.countAll<number>().as("count"));
-  if (category !== undefined) query = query.where("posts.category", "=", category);
-  return Number((await query.executeTakeFirstOrThrow()).count);
+  const counts = await countPublicPostsByCategory(db, now, category);
+  return [...counts.values()].reduce((sum, count) => sum + count, 0);
 }
 
 /**
@@ -277,26 +309,29 @@ export async function pickRelatedPublishedPosts(
 }
 
 /**
- * Every category with published posts: how many, and its newest post's excerpt. The
- * counts are index-only (see docs/decisions/0005), the excerpt one index lookup each.
+ * Every category with published posts: how many (counted as they are written, above), and its
+ * newest post's excerpt, one index lookup each.
  */
 export async function summarisePublishedCategories(
   db: Db,
   now: string,
   categories: readonly string[],
 ): Promise<CategorySummary[]> {
-  const summaries = await Promise.all(
-    categories.map(async (category) => {
-      const [postCount, newest] = await Promise.all([
-        countPublishedPosts(db, now, category),
-        newestFirst(selectPublicPosts(db, now).select("posts.excerpt").where("posts.category", "=", category))
+  const [counts, excerpts] = await Promise.all([
+    countPublicPostsByCategory(db, now),
+    Promise.all(
+      categories.map(async (category) => {
+        const newest = await newestFirst(
+          selectPublicPosts(db, now).select("posts.excerpt").where("posts.category", "=", category),
+        )
           .limit(1)
-          .executeTakeFirst(),
-      ]);
-      return { category, postCount, firstExcerpt: newest?.excerpt ?? "" };
-    }),
-  );
-  return summaries
+          .executeTakeFirst();
+        return newest?.excerpt ?? "";
+      }),
+    ),
+  ]);
+  return categories
+    .map((category, index) => ({ category, postCount: counts.get(category) ?? 0, firstExcerpt: excerpts[index]! }))
     .filter((summary) => summary.postCount > 0)
     .sort((a, b) => b.postCount - a.postCount || a.category.localeCompare(b.category));
 }
@@ -356,17 +391,27 @@ export async function findPublishedPostIdAt(db: Db, now: string, position: numbe
   return row?.id;
 }
 
-/** When each category last changed: its newest published post's update. */
+/**
+ * When each category last changed: its newest published post's update, one backward step each
+ * on posts_category_public_updated_at (migration 0013). Categories with no public post are left out.
+ */
 export async function listPublishedCategoryUpdates(
   db: Db,
   now: string,
+  categories: readonly string[],
 ): Promise<{ category: string; updatedAt: string }[]> {
-  const rows = await selectPublicPosts(db, now)
-    .select(["category", (eb) => eb.fn.max("updated_at").as("updated_at")])
-    .groupBy("category")
-    .orderBy("category")
-    .execute();
-  return rows.map((row) => ({ category: row.category, updatedAt: toIsoString(row.updated_at) }));
+  const newest = await Promise.all(
+    [...categories].sort().map(async (category) => {
+      const row = await selectPublicPosts(db, now)
+        .select("posts.updated_at")
+        .where("posts.category", "=", category)
+        .orderBy("posts.updated_at", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      return row ? [{ category, updatedAt: toIsoString(row.updated_at) }] : [];
+    }),
+  );
+  return newest.flat();
 }
 
 const TRIGRAM = 3;

@@ -249,7 +249,7 @@ export function createPostService({
     },
 
     async listCategoryUpdates() {
-      return guardDatabase(() => posts.listPublishedCategoryUpdates(db, timestamp()));
+      return guardDatabase(() => posts.listPublishedCategoryUpdates(db, timestamp(), CATEGORIES));
     },
 
     /** A page of every post for the admin list, each with what it is right now: draft, scheduled or published. */

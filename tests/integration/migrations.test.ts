@@ -20,12 +20,12 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
   });
 
   it("step back over the newest one and forward again", async () => {
-    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0011-search-in-list-order");
+    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0012-public-count-indexes");
     expect(error).toBeUndefined();
     expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual([
-      "Down 0012-public-count-indexes",
+      "Down 0013-published-post-counts",
     ]);
-    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0012-public-count-indexes"]);
+    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0013-published-post-counts"]);
   });
 
   it("create the tables every query needs", async () => {

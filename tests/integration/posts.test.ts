@@ -180,7 +180,11 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
         .values(["older", "twin-a", "twin-b", "draft"].map((id) => ({ post_id: id, search_text: `Heron ${id}` })))
         .execute();
 
-      expect(await migrateToLatest(db, dialect)).toEqual(["0011-search-in-list-order", "0012-public-count-indexes"]);
+      expect(await migrateToLatest(db, dialect)).toEqual([
+        "0011-search-in-list-order",
+        "0012-public-count-indexes",
+        "0013-published-post-counts",
+      ]);
       const found = await blog.services.posts.listPublishedPosts("heron");
       expect(found.total).toBe(3);
       expect(found.items.map((post) => post.id)).toEqual(["twin-b", "twin-a", "older"]);
