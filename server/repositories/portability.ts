@@ -64,6 +64,7 @@ export const NOT_EXPORTED: Record<string, string> = {
   post_tags: "exported inside each post as its `tags` list",
   settings: "exported as `site`, one property per setting",
   post_search: "derived from published posts; rebuilt when they are imported",
+  published_post_counts: "counted again by the database as the imported posts are written",
   // SQLite's FTS5 keeps post_search in these shadow tables.
   post_search_data: "FTS5 storage of post_search",
   post_search_idx: "FTS5 storage of post_search",
