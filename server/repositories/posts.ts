@@ -52,6 +52,22 @@ function selectScheduledSearchKeys(db: Db, now: string) {
     .where("posts.search_key", "is not", null);
 }
 
+/**
+ * The category of every published post whose publishing time is still ahead: the publishing
+ * rule's exception (`selectPublicPosts`), read from the other side, a short range of
+ * posts_publish_at. `+published` keeps SQLite off the `published` indexes, which it would
+ * otherwise walk in full; PostgreSQL reads the same range.
+ */
+async function scheduledCategories(db: Db, now: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("posts")
+    .select("posts.category")
+    .where("posts.publish_at", ">", now)
+    .where(sql<number>`+${sql.ref("posts.published")}`, "=", 1)
+    .execute();
+  return rows.map((row) => row.category);
+}
+
 /** The earliest publishing time still ahead: when the public view next changes by itself (a page cache's expiry). */
 export async function nextScheduledPublishAt(db: Db, now: string): Promise<string | null> {
   // Only `publish_at`, so the one index that can answer is posts_publish_at, a single seek: with
@@ -148,25 +164,9 @@ function newestFirst<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, T
 }
 
 /**
- * The category of every published post whose publishing time is still ahead: the publishing
- * rule's exception (`selectPublicPosts`), read from the other side, a short range of
- * posts_publish_at. `+published` keeps SQLite off the `published` indexes, which it would
- * otherwise walk in full; PostgreSQL reads the same range.
- */
-async function scheduledCategories(db: Db, now: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom("posts")
-    .select("posts.category")
-    .where("posts.publish_at", ">", now)
-    .where(sql<number>`+${sql.ref("posts.published")}`, "=", 1)
-    .execute();
-  return rows.map((row) => row.category);
-}
-
-/**
  * How many posts are public in each category: the published posts the database counts as they
  * are written (migration 0013), less those not yet public. Constant at any size, where counting
- * the list index walked one entry per post (docs/decisions/0005, "Counts").
+ * the list index walked one entry per post (docs/decisions/0005, "Queries").
  */
 async function countPublicPostsByCategory(db: Db, now: string, category?: string): Promise<Map<string, number>> {
   let counted = db.selectFrom("published_post_counts").select(["category", "posts"]);

@@ -3,7 +3,7 @@ import type { Dialect } from "../connect.ts";
 
 /**
  * How many published posts each category holds, kept by the database itself (docs/decisions/0005,
- * "Counts"). An exact count of 100,000 public posts walked 100,000 index entries on every
+ * "Queries"). An exact count of 100,000 public posts walked 100,000 index entries on every
  * uncached list page (6–9 ms on SQLite). Triggers rather than the repository keep the counter,
  * so no write path (imports, restores, a future one) can forget it; they do the same on both
  * databases, in the transaction of the write. The count of public posts is this counter less
