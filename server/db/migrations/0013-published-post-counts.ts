@@ -6,7 +6,9 @@ import type { Dialect } from "../connect.ts";
  * "Queries"). An exact count of 100,000 public posts walked 100,000 index entries on every
  * uncached list page (6–9 ms on SQLite). Triggers rather than the repository keep the counter,
  * so no write path (imports, restores, a future one) can forget it; they do the same on both
- * databases, in the transaction of the write. The count of public posts is this counter less
+ * databases, in the transaction of the write. An update touches the counter only when it
+ * publishes, unpublishes or moves a post, so an ordinary save never waits on the counter row
+ * (an import holds it until it commits). The count of public posts is this counter less
  * the published posts whose time has not come (repositories/posts.ts, `countPublishedPosts`).
  *
  * Also an index for when each category last changed (the sitemap's `lastmod`): the newest
@@ -40,9 +42,11 @@ export function publishedPostCountsSchema(dialect: Dialect) {
             end if;
             return null;
           end $$`.execute(db);
-        await sql`create trigger published_post_counts_keep
-          after insert or delete or update of published, category on posts
+        await sql`create trigger published_post_counts_keep after insert or delete on posts
           for each row execute function published_post_counts_keep()`.execute(db);
+        await sql`create trigger published_post_counts_move after update of published, category on posts
+          for each row when (old.published <> new.published or old.category <> new.category)
+          execute function published_post_counts_keep()`.execute(db);
       } else {
         await sql`create trigger published_post_counts_insert after insert on posts when new.published = 1
           begin
@@ -54,7 +58,7 @@ export function publishedPostCountsSchema(dialect: Dialect) {
             update published_post_counts set posts = posts - 1 where category = old.category;
           end`.execute(db);
         await sql`create trigger published_post_counts_update after update of published, category on posts
-          when old.published = 1 or new.published = 1
+          when old.published <> new.published or old.category <> new.category
           begin
             update published_post_counts set posts = posts - 1 where category = old.category and old.published = 1;
             insert into published_post_counts (category, posts) select new.category, 1 where new.published = 1
@@ -72,6 +76,7 @@ export function publishedPostCountsSchema(dialect: Dialect) {
     async down(db: Kysely<unknown>): Promise<void> {
       await db.schema.dropIndex("posts_category_public_updated_at").ifExists().execute();
       if (dialect === "postgres") {
+        await sql`drop trigger if exists published_post_counts_move on posts`.execute(db);
         await sql`drop trigger if exists published_post_counts_keep on posts`.execute(db);
         await sql`drop function if exists published_post_counts_keep()`.execute(db);
       } else {
