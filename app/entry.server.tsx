@@ -11,6 +11,7 @@ import {
 } from "react-router";
 import { appContext } from "#server/request-context.ts";
 import appCss from "./app.css?inline";
+import readerCss from "./reader.css?inline";
 import { InlineStylesContext } from "./lib/inline-styles";
 
 export const streamTimeout = 5_000;
@@ -35,7 +36,7 @@ export default function handleRequest(
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
     const { pipe, abort } = renderToPipeableStream(
-      <InlineStylesContext value={appCss}>
+      <InlineStylesContext value={{ readers: readerCss, everything: appCss }}>
         <ServerRouter context={routerContext} url={request.url} />
       </InlineStylesContext>,
       {

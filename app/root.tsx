@@ -47,8 +47,9 @@ export const links: Route.LinksFunction = () => [
 export const meta: Route.MetaFunction = withSite(({ error }) => (error ? errorMeta(error) : pageMeta("Home")));
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const inlineCss = useContext(InlineStylesContext);
+  const inlineStyles = useContext(InlineStylesContext);
   const hydrates = pageHydrates(useMatches());
+  const inlineCss = hydrates ? inlineStyles?.everything : inlineStyles?.readers;
   return (
     <html lang="en" suppressHydrationWarning>
       <head>

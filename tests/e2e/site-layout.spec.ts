@@ -157,3 +157,48 @@ test("readers' pages load no application JavaScript; sign-in, which needs it, do
   }
   expect((await scriptsLoaded("/login")).length).toBeGreaterThan(0);
 });
+
+test("readers' pages carry a smaller stylesheet than sign-in's, with a rule for every class they use", async ({
+  page,
+  site,
+}) => {
+  await page.goto("/login");
+  const everything = (await page.locator("head > style").textContent()) ?? "";
+  const post = `/blog/${site.postId("Typography for Long-Form Reading")}`;
+  for (const path of [...pages, "/search?q=no-such-words", post, "/no/such/page"]) {
+    await page.goto(path);
+    const { readers, missing } = await page.evaluate((everythingText) => {
+      const unescape = (name: string) =>
+        name
+          .replace(/\\([0-9a-fA-F]{1,6}) ?/g, (_all, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+          .replace(/\\(.)/g, "$1");
+      const classesStyledBy = (sheet: CSSStyleSheet) => {
+        const styled = new Set<string>();
+        const visit = (rules: CSSRuleList) => {
+          for (const rule of rules) {
+            if (rule instanceof CSSStyleRule) {
+              for (const match of rule.selectorText.matchAll(/\.((?:\\[0-9a-fA-F]{1,6} ?|\\.|[\w-])+)/g)) {
+                styled.add(unescape(match[1]!));
+              }
+            }
+            if ("cssRules" in rule) visit(rule.cssRules as CSSRuleList);
+          }
+        };
+        visit(sheet.cssRules);
+        return styled;
+      };
+      const whole = new CSSStyleSheet();
+      whole.replaceSync(everythingText);
+      const styledByEverything = classesStyledBy(whole);
+      const inline = document.querySelector("head > style")!;
+      const styledHere = classesStyledBy((inline as HTMLStyleElement).sheet!);
+      const used = new Set([...document.querySelectorAll("[class]")].flatMap((element) => [...element.classList]));
+      return {
+        readers: inline.textContent!.length,
+        missing: [...used].filter((name) => styledByEverything.has(name) && !styledHere.has(name)),
+      };
+    }, everything);
+    expect(missing, path).toEqual([]);
+    expect(readers, path).toBeLessThan(everything.length * 0.85);
+  }
+});
