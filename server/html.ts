@@ -135,7 +135,7 @@ const POST_HTML_POLICY: sanitizeHtml.IOptions = {
     nav: ["toc"],
     p: ["toc-title"],
   },
-  // Only the colours Shiki writes, as CSS variables app.css turns into the theme's colour.
+  // Only the colours Shiki writes, as CSS variables app/styles/site.css turns into the theme's colour.
   allowedStyles: {
     pre: Object.fromEntries(
       ["--shiki-light", "--shiki-dark", "--shiki-light-bg", "--shiki-dark-bg"].map((name) => [name, [HEX_COLOUR]]),

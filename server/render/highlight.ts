@@ -46,7 +46,7 @@ function highlighter() {
 
 /**
  * Highlighted code as `<pre class="shiki"><code>…` with both themes' colours as CSS variables
- * (`--shiki-light`, `--shiki-dark`); app.css picks one by the `dark` class, so both themes
+ * (`--shiki-light`, `--shiki-dark`); app/styles/site.css picks one by the `dark` class, so both themes
  * stay readable. Undefined when the language is unknown.
  */
 export function highlightCode(code: string, language: string): string | undefined {
