@@ -35,9 +35,16 @@ async function load(url: string, connections: number, seconds: number): Promise<
   return { perSecond: result.requests.average };
 }
 
-function rssMegabytes(pid: number): number {
-  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
-  return match ? Number(match[1]) / 1024 : Number.NaN;
+interface Memory {
+  rss: number;
+  /** RSS less file-backed pages (the `node` executable and shared libraries, shared by every process). */
+  anonymous: number;
+}
+
+function memoryMegabytes(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name: string) => Number(status.match(new RegExp(`${name}:\\s+(\\d+) kB`))?.[1] ?? Number.NaN) / 1024;
+  return { rss: field("VmRSS"), anonymous: field("RssAnon") };
 }
 
 function startBlog(databaseUrl: string, env: Record<string, string> = {}): ChildProcess {
@@ -138,16 +145,18 @@ async function singleRequestLatency(url: string, seconds: number): Promise<Laten
 
 async function measureServer(base: string, routes: string[], pid: number) {
   const figures = new Map<string, RouteFigures>();
-  let peakRss = 0;
+  const peak: Memory = { rss: 0, anonymous: 0 };
   for (const route of routes) {
     // A first request fills the cache (when there is one); the figures are for what follows.
     await fetch(`${base}${route}`, { headers: HEADERS }).then((response) => response.arrayBuffer());
     const loaded = await load(`${base}${route}`, CONNECTIONS, SECONDS);
-    peakRss = Math.max(peakRss, rssMegabytes(pid));
+    const memory = memoryMegabytes(pid);
+    peak.rss = Math.max(peak.rss, memory.rss);
+    peak.anonymous = Math.max(peak.anonymous, memory.anonymous);
     const single = await singleRequestLatency(`${base}${route}`, Math.max(1, SECONDS / 2));
     figures.set(route, { load: loaded, single });
   }
-  return { figures, peakRss };
+  return { figures, peak };
 }
 
 /** The same bytes from a server that does nothing else: nginx when installed, else node:http. */
@@ -226,7 +235,7 @@ async function main(): Promise<void> {
   await admin.query(`create database ${postgresName}`);
 
   const base = `http://127.0.0.1:${PORT}`;
-  const results: { database: string; cache: string; figures: Map<string, RouteFigures>; peakRss: number }[] = [];
+  const results: { database: string; cache: string; figures: Map<string, RouteFigures>; peak: Memory }[] = [];
   let routes: string[] = [];
   const pages = new Map<string, Buffer>();
   try {
@@ -288,7 +297,8 @@ async function main(): Promise<void> {
       });
       console.log(`| ${route} | ${fixed(still.perSecond)} | ${cells.join(" | ")} |`);
     }
-    console.log(`| peak RSS | | ${results.map((run) => `${fixed(run.peakRss)} MB`).join(" | ")} |`);
+    console.log(`| peak RSS | | ${results.map((run) => `${fixed(run.peak.rss)} MB`).join(" | ")} |`);
+    console.log(`| of which anonymous | | ${results.map((run) => `${fixed(run.peak.anonymous)} MB`).join(" | ")} |`);
   } finally {
     await admin.query(`drop database if exists ${postgresName} with (force)`);
     await admin.end();
