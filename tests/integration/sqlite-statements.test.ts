@@ -10,13 +10,16 @@ interface NotesDatabase {
 
 describe("SQLite's reused statements", () => {
   let handle: DatabaseHandle;
+  /** The same connection, typed for the table these tests create. */
+  let notesDb: Kysely<NotesDatabase>;
 
   beforeEach(async () => {
     handle = await createTestDatabase("sqlite");
-    await sql`create table notes (id integer primary key, body text not null)`.execute(handle.db);
-    await handle.db
-      .insertInto("notes" as never)
-      .values([1, 2, 3].map((id) => ({ id, body: `note ${id}` })) as never)
+    notesDb = handle.db as unknown as Kysely<NotesDatabase>;
+    await sql`create table notes (id integer primary key, body text not null)`.execute(notesDb);
+    await notesDb
+      .insertInto("notes")
+      .values([1, 2, 3].map((id) => ({ id, body: `note ${id}` })))
       .execute();
   });
 
@@ -37,7 +40,7 @@ describe("SQLite's reused statements", () => {
   });
 
   it("serve a query again after a stream of it was left unfinished", async () => {
-    const notes = (handle.db as unknown as Kysely<NotesDatabase>).selectFrom("notes").select("body").orderBy("id");
+    const notes = notesDb.selectFrom("notes").select("body").orderBy("id");
     for await (const row of notes.stream()) {
       expect(row.body).toBe("note 1");
       break;
