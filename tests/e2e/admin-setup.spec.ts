@@ -1,55 +1,35 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { SERVER_ENVIRONMENT, serverArguments } from "../../scripts/server-process.ts";
 import { uniqueSuffix } from "./admin-support";
+import { findFreePort, startServer, waitForOutput } from "./server-support.ts";
 
 /** A blog with no admin at all, started like `npm start` would, so it prints its setup link. */
 async function startBlogWithoutAdmin(): Promise<{ url: string; setupLink: string; stop: () => void }> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
+  const port = await findFreePort();
   const url = `http://localhost:${port}`;
   const dataDir = path.resolve(`.e2e-data/setup-${uniqueSuffix()}`);
-  const env: NodeJS.ProcessEnv = {
-    ...SERVER_ENVIRONMENT,
-    PATH: process.env.PATH,
-    NODE_ENV: "production",
+  const server = startServer({
     PORT: String(port),
     HOST: "127.0.0.1",
     SITE_URL: url,
     DATABASE_URL: `file:${dataDir}/blog.sqlite`,
     BLOG_DEMO: "0",
     LOG_LEVEL: "warn",
-  };
-  const server: ChildProcess = spawn(process.execPath, serverArguments(), { env, stdio: ["ignore", "pipe", "pipe"] });
+  });
   const stop = () => {
-    server.kill("SIGTERM");
+    server.child.kill("SIGTERM");
     rmSync(dataDir, { recursive: true, force: true });
   };
-  let output = "";
-  const setupLink = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no setup link printed:\n${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const link = output.match(/(http:\/\/\S+\/setup\?token=[A-Za-z0-9_-]+)/)?.[1];
-      if (link) {
-        clearTimeout(timer);
-        resolve(link);
-      }
-    };
-    server.stdout!.on("data", read);
-    server.stderr!.on("data", read);
-    server.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-  // The link is printed as the listener opens; wait until it answers.
-  await expect.poll(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.status).toBe(200);
-  return { url, setupLink, stop };
+  try {
+    const [setupLink] = await waitForOutput(server, /http:\/\/\S+\/setup\?token=[A-Za-z0-9_-]+/);
+    // The link is printed as the listener opens; wait until it answers.
+    await expect.poll(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.status).toBe(200);
+    return { url, setupLink, stop };
+  } catch (error) {
+    stop();
+    throw error;
+  }
 }
 
 test("the printed setup link creates the first admin once, then stops working", async ({ page }) => {

@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
-import { SERVER_ENVIRONMENT, serverArguments } from "../../scripts/server-process.ts";
-import { withScratchPostgresDatabase } from "./server-support.ts";
+import { type StartedServer, startServer, waitForOutput, withScratchPostgresDatabase } from "./server-support.ts";
 
 // Proof that an acknowledged comment survives the server being killed: 40 visitors post
 // comments to the real production server, which is SIGKILLed mid-load and started again.
@@ -17,49 +15,23 @@ const CLIENTS = 40;
 const KILL_AFTER_ACKNOWLEDGED = 200;
 const LOAD_DEADLINE_MS = 30_000;
 
-interface RunningServer {
-  child: ChildProcess;
-  exited: Promise<void>;
-  /** The port the server chose (it listens on port 0, so parallel runs never collide). */
-  port: Promise<number>;
-}
-
-function startServer(databaseUrl: string): RunningServer {
-  const child = spawn(process.execPath, serverArguments(), {
-    env: {
-      ...SERVER_ENVIRONMENT,
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "production",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      TRUST_PROXY: "1",
-      LOG_LEVEL: "info",
-      SESSION_SECRET: "durability test secret, thirty-two characters or more",
-      COMMENT_IP_SALT: "durability test salt, thirty-two characters or more",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+/** The production server on a port it chooses (port 0), so parallel runs never collide. */
+async function startOnAnyPort(databaseUrl: string): Promise<{ server: StartedServer; port: number }> {
+  const server = startServer({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    TRUST_PROXY: "1",
+    SESSION_SECRET: "durability test secret, thirty-two characters or more",
+    COMMENT_IP_SALT: "durability test salt, thirty-two characters or more",
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const port = new Promise<number>((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`the server did not start in 30 s:\n${output}`)), 30_000);
-    const readUntilReady = (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = output.match(/Blog ready at http:\/\/127\.0\.0\.1:(\d+)/)?.[1];
-      if (!found) return;
-      clearTimeout(timer);
-      // Request logs keep coming; they are drained unread so the pipe never blocks the server.
-      child.stdout?.off("data", readUntilReady).resume();
-      resolve(Number(found));
-    };
-    child.stdout?.on("data", readUntilReady);
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited before it was ready:\n${output}`));
-    });
-  });
-  return { child, exited, port };
+  try {
+    const [, port] = await waitForOutput(server, /Blog ready at http:\/\/127\.0\.0\.1:(\d+)/);
+    return { server, port: Number(port) };
+  } catch (error) {
+    server.child.kill("SIGKILL");
+    throw error;
+  }
 }
 
 async function findPublishedPost(port: number): Promise<string> {
@@ -75,7 +47,7 @@ interface LoadResult {
 }
 
 /** 40 clients, each request from its own address with its own text, until the server dies or the deadline. */
-async function postCommentsUntilKilled(port: number, postId: string, server: RunningServer): Promise<LoadResult> {
+async function postCommentsUntilKilled(port: number, postId: string, server: StartedServer): Promise<LoadResult> {
   const acknowledged = new Map<string, string>();
   let attempted = 0;
   let killed = false;
@@ -110,7 +82,7 @@ async function postCommentsUntilKilled(port: number, postId: string, server: Run
     }
   };
   await Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index + 1)));
-  await server.exited;
+  await server.exit;
   return { acknowledged, attempted };
 }
 
@@ -135,21 +107,13 @@ async function storedComments(databaseUrl: string, ids: string[]): Promise<Map<s
 }
 
 async function runCrashTest(databaseUrl: string, label: string): Promise<void> {
-  const first = startServer(databaseUrl);
-  let port: number;
-  try {
-    port = await first.port;
-  } catch (error) {
-    first.child.kill("SIGKILL");
-    throw error;
-  }
+  const { server: first, port } = await startOnAnyPort(databaseUrl);
   const postId = await findPublishedPost(port);
   const { acknowledged, attempted } = await postCommentsUntilKilled(port, postId, first);
   expect(acknowledged.size, "the load reached the kill point").toBeGreaterThanOrEqual(KILL_AFTER_ACKNOWLEDGED);
 
-  const second = startServer(databaseUrl);
+  const { server: second, port: restartedPort } = await startOnAnyPort(databaseUrl);
   try {
-    const restartedPort = await second.port;
     expect((await fetch(`http://127.0.0.1:${restartedPort}/healthz`)).status).toBe(200);
     const stored = await storedComments(databaseUrl, [...acknowledged.keys()]);
     const lost = [...acknowledged].filter(([id, content]) => stored.get(id) !== content);
@@ -159,7 +123,7 @@ async function runCrashTest(databaseUrl: string, label: string): Promise<void> {
     expect(lost).toEqual([]);
   } finally {
     second.child.kill("SIGTERM");
-    await second.exited;
+    await second.exit;
   }
 }
 

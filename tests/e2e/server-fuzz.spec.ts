@@ -18,7 +18,7 @@ import {
   urlComponent,
   urlencodedBody,
 } from "./fuzz-support.ts";
-import { findFreePort, startServer, withScratchPostgresDatabase } from "./server-support.ts";
+import { findFreePort, startServer, waitForOutput, withScratchPostgresDatabase } from "./server-support.ts";
 
 // Over five thousand hostile requests against every route of a real production server, once on
 // a fresh SQLite database and once on a fresh PostgreSQL database: whatever a client sends, the
@@ -879,7 +879,7 @@ async function fuzz(databaseUrl: string, label: string, seed: number): Promise<v
     TRUST_PROXY: "1",
   });
   try {
-    await expect.poll(() => server.output(), { timeout: 30_000 }).toContain("Blog ready at");
+    await waitForOutput(server, /Blog ready at/);
     const site = await discoverSite(origin, await signIn(origin));
     const requests = generateRequests(seed, site);
 

@@ -3,7 +3,7 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { startServer } from "./server-support.ts";
+import { findFreePort, startServer, waitForOutput } from "./server-support.ts";
 
 /**
  * Sends only the headers of a POST declaring a body of `bytes`: the server must answer from the
@@ -56,9 +56,9 @@ test.describe("operating the server", () => {
   });
 
   test("finishes cleanly on SIGTERM", async () => {
-    const port = 3190 + test.info().workerIndex;
+    const port = await findFreePort();
     const server = startServer({ PORT: String(port), DATABASE_URL: `file:${directory}/blog.sqlite`, BLOG_DEMO: "0" });
-    await expect.poll(() => server.output(), { timeout: 15_000 }).toContain("Blog ready at");
+    await waitForOutput(server, /Blog ready at/);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     server.child.kill("SIGTERM");

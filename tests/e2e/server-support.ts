@@ -34,6 +34,28 @@ export function startServer(env: Record<string, string>): StartedServer {
   return { child, exit, output: () => output };
 }
 
+/**
+ * The first match of `pattern` in what the server has printed, waiting up to `timeoutMs`. Fails
+ * with the output so far when the server exits first or the time runs out.
+ */
+export async function waitForOutput(
+  server: StartedServer,
+  pattern: RegExp,
+  timeoutMs = 30_000,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = server.output().match(pattern);
+    if (match) return match;
+    const exitCode = server.child.exitCode;
+    if (exitCode !== null || server.child.signalCode !== null || Date.now() > deadline) {
+      const why = exitCode !== null || server.child.signalCode !== null ? "before it exited" : `in ${timeoutMs} ms`;
+      throw new Error(`the server printed nothing matching ${pattern} ${why}:\n${server.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A port nothing listens on right now, so the server's SITE_URL can name it before it starts. */
 export async function findFreePort(): Promise<number> {
   const probe = createServer();
