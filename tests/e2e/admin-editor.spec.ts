@@ -1,7 +1,15 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, request as playwrightRequest, test } from "@playwright/test";
 import { E2E_ADMIN_URL } from "../../playwright.config";
-import { createPost, findPostBody, signIn, uniqueSuffix, updatePost } from "./admin-support";
+import {
+  createPost,
+  findPostBody,
+  findPostByTitle,
+  signIn,
+  signInThroughForm,
+  uniqueSuffix,
+  updatePost,
+} from "./admin-support";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page.request);
@@ -72,6 +80,56 @@ test("autosave keeps the draft without publishing it, and a closed tab's changes
   });
   await reopened.goto(`/admin/posts/edit/${post.id}`);
   await expect(reopened.getByRole("link", { name: "Recover unsaved changes" })).toHaveCount(0);
+});
+
+test("a post not created yet is kept in the browser: a sign-in that ran out or a reload loses nothing", async ({
+  page,
+  context,
+}) => {
+  const title = `Kept in the browser ${uniqueSuffix()}`;
+  await page.goto("/admin/posts/new");
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Content").fill("A paragraph written while the sign-in ran out.");
+  await page.getByLabel("Excerpt").fill("Kept by the browser.");
+  await page.getByLabel("Category").selectOption("Design");
+  await page.getByLabel("Cover image URL").fill(`${E2E_ADMIN_URL}/covers/design-2.svg`);
+
+  await context.clearCookies();
+  await page.getByRole("button", { name: "Create Post" }).click();
+  await expect(page).toHaveURL(/\/login\?/);
+  expect(findPostByTitle(title)).toBeUndefined();
+  await signInThroughForm(page);
+  await expect(page).toHaveURL(/\/admin\/posts\/new$/);
+  const offer = page.getByRole("alert").filter({ hasText: "This browser kept a post you had not created yet" });
+  await expect(offer).toContainText(title);
+  await expect(page.getByLabel("Title")).toHaveValue("");
+
+  await offer.getByRole("button", { name: "Restore it" }).click();
+  await expect(offer).toHaveCount(0);
+  await expect(page.getByLabel("Title")).toHaveValue(title);
+  await expect(page.getByLabel("Content")).toHaveValue("A paragraph written while the sign-in ran out.");
+  await expect(page.getByLabel("Category")).toHaveValue("Design");
+  await page.getByRole("button", { name: "Create Post" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Post created." })).toBeVisible();
+  expect(findPostByTitle(title)).toMatchObject({ category: "Design", published: 0 });
+  await page.goto("/admin/posts/new");
+  await expect(page.getByLabel("Title")).toBeVisible();
+  await expect(page.getByText("This browser kept a post")).toHaveCount(0);
+
+  // Typing alone is kept too, a moment after it stops; a reload offers it back, and it can be thrown away.
+  const second = `Reloaded ${uniqueSuffix()}`;
+  await page.getByLabel("Title").fill(second);
+  await expect
+    .poll(() => page.evaluate(() => Object.values(sessionStorage).join("")), { timeout: 5_000 })
+    .toContain(second);
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.reload();
+  await expect(offer).toContainText(second);
+  await offer.getByRole("button", { name: "Discard it" }).click();
+  await expect(offer).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByLabel("Title")).toBeVisible();
+  await expect(page.getByText("This browser kept a post")).toHaveCount(0);
 });
 
 test("autosave says when it cannot save and retries", async ({ page }) => {

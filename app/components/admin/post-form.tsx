@@ -31,6 +31,8 @@ interface PostFormProps {
   submitLabel: string;
   /** The post being edited, so the editor can autosave it; absent while creating one. */
   postId?: string;
+  /** Told of every edit, and of the submit (`now`), with the form as it stands. */
+  onEdit?: (form: HTMLFormElement, options?: { now: boolean }) => void;
 }
 
 const FORMAT_LABELS: Record<PostFormat, string> = { markdown: "Markdown", html: "HTML" };
@@ -41,7 +43,7 @@ const CONTENT_HINTS: Record<PostFormat, string> = {
   html: "HTML is allowed; scripts and styles are removed.",
 };
 
-export function PostForm({ initialValues, result, submitLabel, postId }: PostFormProps) {
+export function PostForm({ initialValues, result, submitLabel, postId, onEdit }: PostFormProps) {
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formMethod === "POST";
   const form = useValidatedForm(postForm, { id: "post", result });
@@ -58,7 +60,14 @@ export function PostForm({ initialValues, result, submitLabel, postId }: PostFor
   };
 
   return (
-    <Form method="post" {...form.props} className="space-y-6">
+    <Form
+      method="post"
+      {...form.props}
+      onInput={(event) => onEdit?.(event.currentTarget)}
+      onChange={(event) => onEdit?.(event.currentTarget)}
+      onSubmitCapture={(event) => onEdit?.(event.currentTarget, { now: true })}
+      className="space-y-6"
+    >
       <FormError message={form.formError} />
 
       <Field {...form.field("title")} label="Title">

@@ -1,19 +1,23 @@
-import { redirect } from "react-router";
+import { useEffect, useState } from "react";
+import { redirect, useNavigation } from "react-router";
+import { useNewPostCopy } from "~/components/admin/editor/use-new-post-copy";
 import { PostForm } from "~/components/admin/post-form";
+import { buttonStyles } from "~/components/ui/styles";
+import { formatDateTime } from "~/lib/format";
 import { requireAdmin, writerOf } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure, parseSubmission } from "~/lib/forms.server";
 import { slugTaken } from "~/lib/post-form.server";
 import { isDomainError } from "#domain/errors.ts";
 import { describeDomainError } from "~/lib/route-errors.server";
-import { EMPTY_POST_FORM, postForm, SAVE_FAILED_MESSAGE } from "#domain/post.ts";
+import { EMPTY_POST_FORM, postForm, type PostFormValues, SAVE_FAILED_MESSAGE } from "#domain/post.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/post-new";
 
 /** A new post is signed by whoever writes it, unless they change the author field. */
 export function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAdmin({ request, context });
-  return { author: user.username };
+  return { author: user.username, userId: user.id };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -33,15 +37,58 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminPostNew({ loaderData, actionData }: Route.ComponentProps) {
+  const copy = useNewPostCopy(loaderData.userId);
+  const [restored, setRestored] = useState<PostFormValues>();
+  const navigation = useNavigation();
+  // The action answers a created post with a redirect to the list; a refusal, or a sign-in
+  // that had expired, leaves the copy for the next visit.
+  const created =
+    navigation.state === "loading" &&
+    navigation.formMethod === "POST" &&
+    navigation.location.pathname === "/admin/posts";
+  const { discard } = copy;
+  useEffect(() => {
+    if (created) discard();
+  }, [created, discard]);
+
   return (
     <>
       <title>Create New Post · Admin</title>
       <h1 className="mb-6 text-2xl font-bold tracking-tight sm:text-3xl">Create New Post</h1>
+      {copy.offered ? (
+        <div
+          role="alert"
+          className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
+          <span>
+            This browser kept a post you had not created yet
+            {copy.offered.values.title.trim() ? <>, “{copy.offered.values.title.trim()}”,</> : null} from{" "}
+            <time dateTime={copy.offered.savedAt}>{formatDateTime(copy.offered.savedAt)}</time>.
+          </span>
+          <span className="flex gap-2">
+            <button
+              type="button"
+              className={buttonStyles.primary}
+              onClick={() => {
+                setRestored(copy.offered?.values);
+                copy.dismiss();
+              }}
+            >
+              Restore it
+            </button>
+            <button type="button" className={buttonStyles.secondary} onClick={copy.discard}>
+              Discard it
+            </button>
+          </span>
+        </div>
+      ) : null}
       <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
         <PostForm
-          initialValues={actionData?.values ?? { ...EMPTY_POST_FORM, author: loaderData.author }}
-          result={actionData}
+          key={restored ? "restored" : "new"}
+          initialValues={restored ?? actionData?.values ?? { ...EMPTY_POST_FORM, author: loaderData.author }}
+          result={restored ? undefined : actionData}
           submitLabel="Create Post"
+          onEdit={copy.keep}
         />
       </div>
     </>
