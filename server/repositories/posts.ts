@@ -192,12 +192,17 @@ export async function countPublishedPosts(db: Db, now: string, category?: string
  */
 async function publicSummariesInOrder(db: Db, now: string, ids: readonly string[]): Promise<PostSummary[]> {
   if (ids.length === 0) return [];
-  const rows = await selectPublicPosts(db, now).select(SUMMARY_COLUMNS).where("posts.id", "in", ids).execute();
+  // Both by id, so PostgreSQL answers them at once on two connections; tags of a post the
+  // publishing rule leaves out are dropped with it.
+  const [rows, tagsByPost] = await Promise.all([
+    selectPublicPosts(db, now).select(SUMMARY_COLUMNS).where("posts.id", "in", ids).execute(),
+    loadTags(db, [...ids]),
+  ]);
   const rowsById = new Map(rows.map((row) => [row.id, row]));
-  return summarise(
-    db,
-    ids.flatMap((id) => rowsById.get(id) ?? []),
-  );
+  return ids.flatMap((id) => {
+    const row = rowsById.get(id);
+    return row ? [toSummary(row, tagsByPost.get(id) ?? [])] : [];
+  });
 }
 
 /**
@@ -453,49 +458,53 @@ export async function searchPublishedPosts(
           .executeTakeFirstOrThrow()
       ).count,
     );
-  const readPageItems = async (trx: Db, matchCondition: RawBuilder<boolean>) => {
-    const idRows = await matchingRows(trx, matchCondition)
-      .select("post_search.post_id")
-      .orderBy("post_search.rowid", "desc")
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return publicSummariesInOrder(
-      trx,
-      now,
-      idRows.map((row) => row.post_id),
-    );
-  };
+  const readPageIds = async (trx: Db, matchCondition: RawBuilder<boolean>) =>
+    (
+      await matchingRows(trx, matchCondition)
+        .select("post_search.post_id")
+        .orderBy("post_search.rowid", "desc")
+        .limit(limit)
+        .offset(offset)
+        .execute()
+    ).map((row) => row.post_id);
 
   if (dialect === "postgres") {
     // PostgreSQL's planner does not count the cost of de-TOASTing long post bodies, so it
     // walks every row instead of the trigram index until the table is very large (33 ms
     // against 2 ms for a rare word on 1,000 posts, EXPLAIN ANALYZE). Without sequential
     // scans in this transaction, the matches come from the trigram index.
-    return db.transaction().execute(async (trx) => {
+    const { total, ids } = await db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
       const match = sql<boolean>`search_text like ${likePattern} escape '\\'`;
-      const total = await countMatches(trx, match);
+      // The table's size comes with the count, in the same round trip.
+      const counted = await matchingRows(trx, match)
+        .select((eb) => [
+          eb.fn.countAll<number>().as("count"),
+          sql<number>`(select greatest(reltuples, 0)::float8 from pg_class where oid = 'post_search'::regclass)`.as(
+            "rows",
+          ),
+        ])
+        .executeTakeFirstOrThrow();
+      const matches = Number(counted.count);
+      const rows = Number(counted.rows);
       // It also guesses far too few matches for a long word, and for a word in half the posts
       // rechecks all of them to sort a page (230 ms at 100,000 posts). Walking the search
       // index newest first reads about (offset + limit) × rows / matches entries: when that is
       // fewer than the matches, the walk is cheaper (0.1–0.3 ms there).
-      const estimate = await sql<{ rows: number }>`
-        select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'post_search'::regclass
-      `.execute(trx);
-      const rows = Number(estimate.rows[0]?.rows ?? 0);
-      if (total > 0 && ((offset + limit) * rows) / total < total) {
+      if (matches > 0 && ((offset + limit) * rows) / matches < matches) {
         await sql`set local enable_bitmapscan = off`.execute(trx);
       }
-      return pageOf(await readPageItems(trx, match), total, request);
+      return { total: matches, ids: await readPageIds(trx, match) };
     });
+    // The page's rows need neither setting, so they are read after the transaction, beside their tags.
+    return pageOf(await publicSummariesInOrder(db, now, ids), total, request);
   }
   const match =
     [...needle].length >= TRIGRAM
       ? sql<boolean>`post_search match ${`"${needle.replaceAll('"', '""')}"`}`
       : sql<boolean>`search_text like ${likePattern} escape '\\'`;
-  const [total, items] = await Promise.all([countMatches(db, match), readPageItems(db, match)]);
-  return pageOf(items, total, request);
+  const [total, ids] = await Promise.all([countMatches(db, match), readPageIds(db, match)]);
+  return pageOf(await publicSummariesInOrder(db, now, ids), total, request);
 }
 
 export async function findPostById(db: Db, id: string): Promise<Post | undefined> {
