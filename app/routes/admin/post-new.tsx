@@ -38,7 +38,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AdminPostNew({ loaderData, actionData }: Route.ComponentProps) {
   const copy = useNewPostCopy(loaderData.userId);
-  const [restored, setRestored] = useState<PostFormValues>();
+  // A restored copy fills the form until the next submission answers with values of its own.
+  const [restored, setRestored] = useState<{ values: PostFormValues; before: typeof actionData }>();
+  const showRestored = restored && restored.before === actionData ? restored.values : undefined;
   const navigation = useNavigation();
   // The action answers a created post with a redirect to the list; a refusal, or a sign-in
   // that had expired, leaves the copy for the next visit.
@@ -46,10 +48,10 @@ export default function AdminPostNew({ loaderData, actionData }: Route.Component
     navigation.state === "loading" &&
     navigation.formMethod === "POST" &&
     navigation.location.pathname === "/admin/posts";
-  const { discard } = copy;
+  const { forget } = copy;
   useEffect(() => {
-    if (created) discard();
-  }, [created, discard]);
+    if (created) forget();
+  }, [created, forget]);
 
   return (
     <>
@@ -70,8 +72,8 @@ export default function AdminPostNew({ loaderData, actionData }: Route.Component
               type="button"
               className={buttonStyles.primary}
               onClick={() => {
-                setRestored(copy.offered?.values);
-                copy.dismiss();
+                const values = copy.restore();
+                if (values) setRestored({ values, before: actionData });
               }}
             >
               Restore it
@@ -85,8 +87,8 @@ export default function AdminPostNew({ loaderData, actionData }: Route.Component
       <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
         <PostForm
           key={restored ? "restored" : "new"}
-          initialValues={restored ?? actionData?.values ?? { ...EMPTY_POST_FORM, author: loaderData.author }}
-          result={restored ? undefined : actionData}
+          initialValues={showRestored ?? actionData?.values ?? { ...EMPTY_POST_FORM, author: loaderData.author }}
+          result={showRestored ? undefined : actionData}
           submitLabel="Create Post"
           onEdit={copy.keep}
         />

@@ -70,6 +70,7 @@ export function useNewPostCopy(userId: string) {
   // What was stored when the form opened; typing replaces the stored copy, not this one.
   const [stored, setStored] = useState(() => (typeof window === "undefined" ? undefined : readCopy(key)));
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const edited = useRef(false);
   // The server has no storage: the offer appears once hydrated, so both renders agree.
   const offered = useHydrated() ? stored : undefined;
 
@@ -78,6 +79,7 @@ export function useNewPostCopy(userId: string) {
   /** Writes the form a moment after typing stops, or at once (as it is submitted). */
   const keep = useCallback(
     (form: HTMLFormElement, { now = false } = {}) => {
+      edited.current = true;
       const write = () => {
         const entries = [...new FormData(form)].filter(
           (entry): entry is [string, string] => typeof entry[1] === "string",
@@ -92,14 +94,24 @@ export function useNewPostCopy(userId: string) {
     [key],
   );
 
-  const discard = useCallback(() => {
+  /** The post was created: nothing of it needs keeping. */
+  const forget = useCallback(() => {
     clearTimeout(timer.current);
     withStorage((storage) => storage.removeItem(key));
     setStored(undefined);
   }, [key]);
 
-  /** The copy leaves the notice but stays stored until what is typed next replaces it. */
-  const dismiss = useCallback(() => setStored(undefined), []);
+  /** Takes the offered copy into the form; it stays stored until what is typed next replaces it. */
+  const restore = useCallback(() => {
+    setStored(undefined);
+    return stored?.values;
+  }, [stored]);
 
-  return { offered, keep, discard, dismiss };
+  /** Drops the offered copy, unless what was typed since has already replaced it in storage. */
+  const discard = useCallback(() => {
+    if (!edited.current) withStorage((storage) => storage.removeItem(key));
+    setStored(undefined);
+  }, [key]);
+
+  return { offered, keep, forget, restore, discard };
 }
