@@ -58,14 +58,14 @@ function selectScheduledSearchKeys(db: Db, now: string) {
  * posts_publish_at. `+published` keeps SQLite off the `published` indexes, which it would
  * otherwise walk in full; PostgreSQL reads the same range.
  */
-async function scheduledCategories(db: Db, now: string): Promise<string[]> {
-  const rows = await db
+async function scheduledCategories(db: Db, now: string, category?: string): Promise<string[]> {
+  let query = db
     .selectFrom("posts")
     .select("posts.category")
     .where("posts.publish_at", ">", now)
-    .where(sql<number>`+${sql.ref("posts.published")}`, "=", 1)
-    .execute();
-  return rows.map((row) => row.category);
+    .where(sql<number>`+${sql.ref("posts.published")}`, "=", 1);
+  if (category !== undefined) query = query.where("posts.category", "=", category);
+  return (await query.execute()).map((row) => row.category);
 }
 
 /** The earliest publishing time still ahead: when the public view next changes by itself (a page cache's expiry). */
@@ -171,7 +171,7 @@ function newestFirst<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, T
 async function countPublicPostsByCategory(db: Db, now: string, category?: string): Promise<Map<string, number>> {
   let counted = db.selectFrom("published_post_counts").select(["category", "posts"]);
   if (category !== undefined) counted = counted.where("category", "=", category);
-  const [rows, scheduled] = await Promise.all([counted.execute(), scheduledCategories(db, now)]);
+  const [rows, scheduled] = await Promise.all([counted.execute(), scheduledCategories(db, now, category)]);
   const counts = new Map(rows.map((row) => [row.category, Number(row.posts)]));
   for (const scheduledCategory of scheduled) {
     const count = counts.get(scheduledCategory);

@@ -63,7 +63,7 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit }:
     <Form
       method="post"
       {...form.props}
-      onInput={(event) => onEdit?.(event.currentTarget)}
+      // React's change event fires on every keystroke, and for selects and checkboxes.
       onChange={(event) => onEdit?.(event.currentTarget)}
       onSubmitCapture={(event) => onEdit?.(event.currentTarget, { now: true })}
       className="space-y-6"

@@ -5,7 +5,7 @@ import { postFormValues, type PostFormValues } from "#domain/post.ts";
 /** Quiet time after the last keystroke before the copy is written. */
 const KEEP_DELAY_MS = 1_000;
 
-export interface NewPostCopy {
+interface NewPostCopy {
   savedAt: string;
   values: PostFormValues;
 }
