@@ -10,6 +10,13 @@ export const LOGIN_REQUIRED_MESSAGE = "Please enter both email and password";
 export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password";
 export const LOGIN_FAILED_MESSAGE = "An error occurred during login";
 
+/** A sign-in step refused while locked (429): in minutes, or in hours once it is that long. */
+export function tooManySignInAttemptsMessage(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  const wait = minutes > 90 ? `${Math.ceil(minutes / 60)} hours` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return `Too many failed sign-in attempts. Please try again in ${wait}.`;
+}
+
 const requiredTrimmed = (max: number, tooLong: string) =>
   z
     .string({ error: LOGIN_REQUIRED_MESSAGE })
