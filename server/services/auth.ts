@@ -8,7 +8,7 @@ import * as admins from "../repositories/admins.ts";
 import { clearRateLimit } from "../repositories/rate-limits.ts";
 import * as sessions from "../repositories/sessions.ts";
 import type { AuditLog } from "./audit.ts";
-import { loginEmailKey } from "./login-throttle.ts";
+import { loginCodeKeys, loginEmailKey } from "./login-throttle.ts";
 import { hashPassword, OWASP_SCRYPT_COST, type ScryptCost, verifyPassword } from "./passwords.ts";
 import { createToken, hashToken } from "./tokens.ts";
 import type { TwoFactorService } from "./two-factor.ts";
@@ -134,13 +134,18 @@ export function createAuthService({ db, now, passwordCost = OWASP_SCRYPT_COST, a
       return true;
     },
 
-    /** Also lifts a sign-in lock on the email, so the owner is never locked out of their own blog. */
+    /**
+     * Also lifts the sign-in locks on the email and on the account's code step, so the owner is
+     * never locked out of their own blog (and whoever guessed codes with the old password stops).
+     */
     async resetPassword(email: string, password: string): Promise<boolean> {
       const account = await guardDatabase(() => admins.findAdminByEmail(db, email));
       if (!account) return false;
       const passwordHash = await hashPassword(password, passwordCost);
       await guardDatabase(() => admins.updateAdminPassword(db, account.id, passwordHash));
-      await guardDatabase(() => clearRateLimit(db, loginEmailKey(email)));
+      for (const key of [loginEmailKey(email), ...loginCodeKeys(account.id)]) {
+        await guardDatabase(() => clearRateLimit(db, key));
+      }
       await audit.record({ label: "command line" }, "password-changed", account.email);
       return true;
     },

@@ -6,6 +6,7 @@ import { normaliseEmail } from "../repositories/admins.ts";
 import * as rateLimits from "../repositories/rate-limits.ts";
 
 const MINUTE_MS = 60 * 1000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
 
 interface ThrottleRule {
   /** Failures within the window that lock the key. */
@@ -29,11 +30,20 @@ export const LOGIN_THROTTLE_RULES = {
   email: { maxFailures: 5, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS, slowAfter: 2 },
   /**
    * A browser that signed in to the account before (a valid device cookie, OWASP's
-   * "device cookies") is not held by the email's lock, so nobody can lock the owner out
-   * of their own browser; it has a small budget of its own instead.
+   * "device cookies") is held neither by the email's lock nor by its address's, which
+   * strangers can reach, so nobody can lock the owner out of their own browser; it has a
+   * small budget of its own instead.
    */
   device: { maxFailures: 5, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS, slowAfter: 2 },
   address: { maxFailures: 20, windowMs: 15 * MINUTE_MS, lockMs: 60 * MINUTE_MS, slowAfter: 10 },
+  /**
+   * Wrong two-factor codes (or recovery codes), per account: only someone who has the
+   * password reaches this step, so a right password never resets them (docs/decisions/0006).
+   * 3 of 10^6 codes pass at any moment (±1 step): 5 guesses per 15-minute lock alone would
+   * allow about 480 a day, 1 chance in 700 a day; the daily lock holds it near 20 a day.
+   */
+  code: { maxFailures: 5, windowMs: 15 * MINUTE_MS, lockMs: 15 * MINUTE_MS, slowAfter: 2 },
+  codeDaily: { maxFailures: 20, windowMs: DAY_MS, lockMs: DAY_MS, slowAfter: 20 },
 } as const satisfies Record<string, ThrottleRule>;
 
 /** Each failure past `slowAfter` waits one more second before its answer, up to five. */
@@ -44,19 +54,67 @@ export function loginEmailKey(email: string): string {
   return `login:email:${normaliseEmail(email)}`;
 }
 
+/** The account's code-step counters, which only a right code, time or a new password clear. */
+export function loginCodeKeys(accountId: string): [perWindow: string, perDay: string] {
+  return [`login:code:${accountId}`, `login:code-daily:${accountId}`];
+}
+
 function loginAddressKey(address: string): string {
   return `login:address:${address}`;
 }
 
-export interface LoginAttempt {
-  email: string;
+interface KnownDeviceAttempt {
   clientAddress: string;
   /** The nonce of a valid device cookie issued to this browser for this email, if it has one. */
   knownDevice?: string;
 }
 
-function loginDeviceKey(nonce: string): string {
-  return `login:device:${nonce}`;
+export interface LoginAttempt extends KnownDeviceAttempt {
+  email: string;
+}
+
+export interface CodeAttempt extends KnownDeviceAttempt {
+  /** The account whose password was right (from the signed two-factor cookie). */
+  accountId: string;
+}
+
+/** One counter an attempt is held by; a success resets it unless it counts the address. */
+interface Limit {
+  key: string;
+  rule: ThrottleRule;
+  resetBySuccess: boolean;
+}
+
+function passwordLimits(attempt: LoginAttempt): Limit[] {
+  if (attempt.knownDevice) {
+    return [{ key: `login:device:${attempt.knownDevice}`, rule: LOGIN_THROTTLE_RULES.device, resetBySuccess: true }];
+  }
+  return [
+    { key: loginEmailKey(attempt.email), rule: LOGIN_THROTTLE_RULES.email, resetBySuccess: true },
+    { key: loginAddressKey(attempt.clientAddress), rule: LOGIN_THROTTLE_RULES.address, resetBySuccess: false },
+  ];
+}
+
+/**
+ * A known browser's wrong codes have a budget of their own, the same size as the account's,
+ * so strangers holding the password cannot lock the owner's browser out of this step either.
+ */
+function codeLimits(attempt: CodeAttempt): Limit[] {
+  const [perWindow, perDay]: [string, string] = attempt.knownDevice
+    ? [`login:device-code:${attempt.knownDevice}`, `login:device-code-daily:${attempt.knownDevice}`]
+    : loginCodeKeys(attempt.accountId);
+  const limits: Limit[] = [
+    { key: perWindow, rule: LOGIN_THROTTLE_RULES.code, resetBySuccess: true },
+    { key: perDay, rule: LOGIN_THROTTLE_RULES.codeDaily, resetBySuccess: true },
+  ];
+  if (!attempt.knownDevice) {
+    limits.push({
+      key: loginAddressKey(attempt.clientAddress),
+      rule: LOGIN_THROTTLE_RULES.address,
+      resetBySuccess: false,
+    });
+  }
+  return limits;
 }
 
 export interface LoginThrottleDeps {
@@ -68,27 +126,22 @@ export interface LoginThrottleDeps {
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createLoginThrottle({ db, now, sleep = sleepFor }: LoginThrottleDeps) {
-  const accountKey = (attempt: LoginAttempt) =>
-    attempt.knownDevice
-      ? ([loginDeviceKey(attempt.knownDevice), LOGIN_THROTTLE_RULES.device] as const)
-      : ([loginEmailKey(attempt.email), LOGIN_THROTTLE_RULES.email] as const);
-  const keysOf = (attempt: LoginAttempt) =>
-    [accountKey(attempt), [loginAddressKey(attempt.clientAddress), LOGIN_THROTTLE_RULES.address] as const] as const;
-
-  async function assertNotLocked(attempt: LoginAttempt): Promise<void> {
+  /** Refuses while any of the limits is locked, saying when the last of them lifts. */
+  async function assertNotLocked(limits: Limit[]): Promise<void> {
     const at = now().getTime();
-    for (const [key] of keysOf(attempt)) {
+    let lockedUntil = 0;
+    for (const { key } of limits) {
       const state = await guardDatabase(() => rateLimits.findRateLimit(db, key));
-      const lockedUntil = state?.blockedUntil ? Date.parse(state.blockedUntil) : 0;
-      if (lockedUntil > at) throw new RateLimitedError(Math.ceil((lockedUntil - at) / 1000));
+      if (state?.blockedUntil) lockedUntil = Math.max(lockedUntil, Date.parse(state.blockedUntil));
     }
+    if (lockedUntil > at) throw new RateLimitedError(Math.ceil((lockedUntil - at) / 1000));
   }
 
-  async function recordFailure(attempt: LoginAttempt): Promise<void> {
+  async function recordFailure(limits: Limit[]): Promise<void> {
     const at = now();
     let delayMs = 0;
     let lockedForMs = 0;
-    for (const [key, rule] of keysOf(attempt)) {
+    for (const { key, rule } of limits) {
       const state = await guardDatabase(() =>
         rateLimits.recordHit(db, key, at.toISOString(), new Date(at.getTime() - rule.windowMs).toISOString()),
       );
@@ -103,24 +156,36 @@ export function createLoginThrottle({ db, now, sleep = sleepFor }: LoginThrottle
     if (delayMs > 0) await sleep(delayMs);
   }
 
-  return {
-    /**
-     * Runs one sign-in attempt under the limits: refused at once while its email or address
-     * is locked; a failure is counted (and answered more slowly as failures pile up), and the
-     * failure that reaches a limit is itself refused. A success clears its email's count (or,
-     * from a known browser, that browser's).
-     */
-    async guardSignIn<T>(attempt: LoginAttempt, signIn: () => Promise<T>): Promise<T> {
-      await assertNotLocked(attempt);
-      try {
-        const result = await signIn();
-        await guardDatabase(() => rateLimits.clearRateLimit(db, accountKey(attempt)[0]));
-        return result;
-      } catch (error) {
-        if (isDomainError(error, "INVALID_CREDENTIALS")) await recordFailure(attempt);
-        throw error;
+  /**
+   * Runs one step under its limits: refused at once while any is locked; a failure is
+   * counted on each (and answered more slowly as failures pile up), and the failure that
+   * reaches a limit is itself refused. A success resets every limit but the address's.
+   */
+  async function guard<T>(limits: Limit[], step: () => Promise<T>): Promise<T> {
+    await assertNotLocked(limits);
+    try {
+      const result = await step();
+      for (const { key } of limits.filter((limit) => limit.resetBySuccess)) {
+        await guardDatabase(() => rateLimits.clearRateLimit(db, key));
       }
-    },
+      return result;
+    } catch (error) {
+      if (isDomainError(error, "INVALID_CREDENTIALS")) await recordFailure(limits);
+      throw error;
+    }
+  }
+
+  return {
+    /** The password step, held by its email and address (or, from a known browser, that browser's budget). */
+    guardSignIn: <T>(attempt: LoginAttempt, signIn: () => Promise<T>): Promise<T> =>
+      guard(passwordLimits(attempt), signIn),
+
+    /**
+     * The code step, held by the account's wrong codes and the address (or, from a known
+     * browser, that browser's own wrong codes); the password step never resets these.
+     */
+    guardCodeStep: <T>(attempt: CodeAttempt, verify: () => Promise<T>): Promise<T> =>
+      guard(codeLimits(attempt), verify),
   };
 }
 

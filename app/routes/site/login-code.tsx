@@ -5,7 +5,7 @@ import { knownDeviceFor, safeRedirectPath, signedInCookies } from "~/lib/auth.se
 import { useValidatedForm } from "~/lib/forms";
 import { formFailure, parseSubmission } from "~/lib/forms.server";
 import { describeDomainError } from "~/lib/route-errors.server";
-import { LOGIN_FAILED_MESSAGE, twoFactorCodeForm } from "#domain/account.ts";
+import { LOGIN_FAILED_MESSAGE, tooManySignInAttemptsMessage, twoFactorCodeForm } from "#domain/account.ts";
 import { isDomainError } from "#domain/errors.ts";
 import { formText, queryText } from "#domain/forms.ts";
 import { appContext, userContext } from "#server/request-context.ts";
@@ -37,12 +37,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const redirectTo = safeRedirectPath(formText(submission.formData, "redirectTo"));
   try {
     const attempt = {
-      email: challenge.email,
+      accountId: challenge.adminId,
       clientAddress,
       knownDevice: await knownDeviceFor(request, context, challenge.email),
     };
-    // A wrong code counts against the same limits as a wrong password.
-    const { token } = await services.loginThrottle.guardSignIn(attempt, () =>
+    const { token } = await services.loginThrottle.guardCodeStep(attempt, () =>
       services.auth.completeTwoFactorSignIn(challenge, submission.input.code, {
         userAgent: request.headers.get("User-Agent") ?? "",
       }),
@@ -54,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: LOGIN_FAILED_MESSAGE });
     const formError =
-      failure.status === 429 ? "Too many failed sign-in attempts. Please try again later." : failure.message;
+      failure.status === 429 ? tooManySignInAttemptsMessage(Number(failure.headers["Retry-After"])) : failure.message;
     return formFailure({ code: "" }, { errors: { code: formError } }, failure.status, failure.headers);
   }
 }

@@ -6,18 +6,19 @@ import { knownDeviceFor, safeRedirectPath, signedInCookies } from "~/lib/auth.se
 import { useValidatedForm } from "~/lib/forms";
 import { formFailure, parseSubmission } from "~/lib/forms.server";
 import { describeDomainError } from "~/lib/route-errors.server";
-import { EMAIL_MAX, INVALID_CREDENTIALS_MESSAGE, LOGIN_FAILED_MESSAGE, loginForm } from "#domain/account.ts";
+import {
+  EMAIL_MAX,
+  INVALID_CREDENTIALS_MESSAGE,
+  LOGIN_FAILED_MESSAGE,
+  loginForm,
+  tooManySignInAttemptsMessage,
+} from "#domain/account.ts";
 import { formText } from "#domain/forms.ts";
 import { appContext, userContext } from "#server/request-context.ts";
 import { PasswordInput } from "~/components/ui/password-input";
 import type { Route } from "./+types/login";
 
 const FORM_ERROR_ID = "login-error";
-
-function tooManyAttemptsMessage(retryAfterSeconds: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
-}
 
 /** The form is per visitor and never cached; a refusal says when to come back. */
 export function headers({ actionHeaders }: Route.HeadersArgs) {
@@ -66,7 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       DATABASE_UNAVAILABLE: LOGIN_FAILED_MESSAGE,
     });
     const formError =
-      failure.status === 429 ? tooManyAttemptsMessage(Number(failure.headers["Retry-After"])) : failure.message;
+      failure.status === 429 ? tooManySignInAttemptsMessage(Number(failure.headers["Retry-After"])) : failure.message;
     return formFailure(values, { formError }, failure.status, failure.headers);
   }
 }
