@@ -25,6 +25,7 @@ export function htmlToText(html: string): string {
 }
 
 const HEX_COLOUR = /^#[0-9a-f]{3,8}$/i;
+const CELL_ALIGNMENT = /^(left|right|center)$/;
 
 /**
  * Ids the renderer gives headings (`h-…`) and footnotes (`fn1`, `fnref1`, `fnref1:1`): only
@@ -101,8 +102,8 @@ const POST_HTML_POLICY: sanitizeHtml.IOptions = {
     a: ["href", "title", "rel", "target", "id"],
     img: ["src", "srcset", "sizes", "alt", "title", "width", "height", "loading", "decoding"],
     source: ["srcset", "sizes", "type", "width", "height", "media"],
-    th: ["colspan", "rowspan", "scope"],
-    td: ["colspan", "rowspan"],
+    th: ["colspan", "rowspan", "scope", "style"],
+    td: ["colspan", "rowspan", "style"],
     code: ["class"],
     time: ["datetime"],
     abbr: ["title"],
@@ -135,16 +136,23 @@ const POST_HTML_POLICY: sanitizeHtml.IOptions = {
     nav: ["toc"],
     p: ["toc-title"],
   },
-  // Only the colours Shiki writes, as CSS variables app/styles/site.css turns into the theme's colour.
+  // Only the colours Shiki writes, as CSS variables app/styles/site.css turns into the theme's colour,
+  // and a table column's alignment as GFM writes it (the CSP allows inline styles).
   allowedStyles: {
     pre: Object.fromEntries(
       ["--shiki-light", "--shiki-dark", "--shiki-light-bg", "--shiki-dark-bg"].map((name) => [name, [HEX_COLOUR]]),
     ),
     span: Object.fromEntries(["--shiki-light", "--shiki-dark"].map((name) => [name, [HEX_COLOUR]])),
+    th: { "text-align": [CELL_ALIGNMENT] },
+    td: { "text-align": [CELL_ALIGNMENT] },
   },
   allowedSchemes: ["http", "https", "mailto"],
   allowedSchemesByTag: { img: ["http", "https"] },
   allowProtocolRelative: false,
+  // A link whose address was empty or dropped (another scheme) goes nowhere: keep its text and
+  // leave the tag out. An anchor with an id of our own stays, as a footnote's target.
+  exclusiveFilter: (frame) =>
+    frame.tag === "a" && frame.attribs.href === undefined && frame.attribs.id === undefined ? "excludeTag" : false,
   transformTags: {
     // Links in posts leave the site in a new tab without handing it our window.
     a: (tagName, attribs) => keepOwnId(tagName, attribs.target ? { ...attribs, rel: "noopener noreferrer" } : attribs),

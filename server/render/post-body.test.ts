@@ -42,6 +42,63 @@ describe("renderPostBody: Markdown", () => {
     );
   });
 
+  it("keeps a table column's alignment, and only that", () => {
+    const table = render("| left | centre | right | none |\n|:--|:-:|--:|---|\n| 1 | 2 | 3 | 4 |");
+    expect(table).toContain('<th style="text-align:left">left</th>');
+    expect(table).toContain('<th style="text-align:center">centre</th>');
+    expect(table).toContain('<th style="text-align:right">right</th>');
+    expect(table).toContain("<th>none</th>");
+    expect(table).toContain('<td style="text-align:left">1</td>');
+    expect(table).toContain('<td style="text-align:center">2</td>');
+    expect(table).toContain('<td style="text-align:right">3</td>');
+    expect(table).toContain("<td>4</td>");
+    // Written by hand, any other style or class on a cell goes.
+    expect(
+      renderPostBody(
+        "html",
+        '<table><tr><th style="text-align:right;color:red" class="wide">a</th>' +
+          '<td style="text-align:justify;position:fixed" class="align-left">b</td>' +
+          '<td style="text-align:url(javascript:alert(1))">c</td></tr></table>',
+      ).html,
+    ).toBe('<table><tr><th style="text-align:right">a</th><td>b</td><td>c</td></tr></table>');
+  });
+
+  it("links www. addresses and strikes through with one or two tildes, as GFM does", () => {
+    expect(render("see www.example.com/page.")).toBe(
+      '<p>see <a href="http://www.example.com/page">www.example.com/page</a>.</p>\n',
+    );
+    expect(render("(www.example.com)")).toBe('<p>(<a href="http://www.example.com">www.example.com</a>)</p>\n');
+    // Only at a word's start: not inside another word or address.
+    expect(render("swww.example.com and foo.www.example.com")).not.toContain("<a");
+    expect(render("write to me@example.com")).toBe(
+      '<p>write to <a href="mailto:me@example.com">me@example.com</a></p>\n',
+    );
+    expect(render("~one~ and ~~two~~")).toBe("<p><s>one</s> and <s>two</s></p>\n");
+    expect(render("a~b~c")).toBe("<p>a<s>b</s>c</p>\n");
+    // Three or more tildes, unmatched runs and runs of different lengths are text.
+    expect(render("a ~~~three~~~ b")).toBe("<p>a ~~~three~~~ b</p>\n");
+    expect(render("~one~~ two")).toBe("<p>~one~~ two</p>\n");
+    expect(render("~~one~ two")).toBe("<p>~~one~ two</p>\n");
+    expect(render("~one~~ two~")).toBe("<p><s>one~~ two</s></p>\n");
+    expect(render("cd ~/path, a ~ b, about ~5 or ~6 people")).toBe("<p>cd ~/path, a ~ b, about ~5 or ~6 people</p>\n");
+    expect(render("`~code~` and ~struck `code`~")).toBe(
+      "<p><code>~code~</code> and <s>struck <code>code</code></s></p>\n",
+    );
+  });
+
+  it("turns a link that goes nowhere into its text", () => {
+    expect(render("[empty]() and [angle](<>) and []()")).toBe("<p>empty and angle and </p>\n");
+    expect(render("[ftp](ftp://example.com/file) and <irc://example.com/chat>")).toBe(
+      "<p>ftp and irc://example.com/chat</p>\n",
+    );
+    expect(render('<a href="javascript:alert(1)">click <em>here</em></a>')).toBe("<p>click <em>here</em></p>\n");
+    expect(renderPostBody("html", '<p><a name="top">Top</a> <a href="/about">About</a></p>').html).toBe(
+      '<p>Top <a href="/about">About</a></p>',
+    );
+    // A footnote's own target stays, though it links nowhere itself.
+    expect(renderPostBody("html", '<p><a id="fn1"></a>Note.</p>').html).toBe('<p><a id="fn1"></a>Note.</p>');
+  });
+
   it("gives headings stable ids and long posts a table of contents", () => {
     expect(slugifyHeading("Héllo, World!")).toBe("h-hello-world");
     const short = renderPostBody("markdown", "## One\n\n## Two\n\n## Three").html;
@@ -88,6 +145,8 @@ describe("renderPostBody: nothing executable survives Markdown", () => {
     "```js\n</code></pre><script>alert(1)</script>\n```",
     "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
     "<svg><script>alert(1)</script></svg>",
+    '<table><tr><td style="text-align:right;background:url(javascript:alert(1))" onclick="x">x</td></tr></table>',
+    '| a |\n|--:|\n| <span style="text-align:right;position:fixed">x</span> |',
   ];
 
   /** Every element and attribute the browser would build from the HTML: text that merely reads "javascript:" is harmless. */
@@ -106,10 +165,14 @@ describe("renderPostBody: nothing executable survives Markdown", () => {
         expect(attribute).not.toMatch(/^on|^autofocus$|^name$/);
         // Relative addresses are harmless; any scheme but these is not.
         if (attribute === "href" || attribute === "src") expect(value).toMatch(/^(https?:|mailto:|[^:]*$)/i);
-        if (attribute === "style") expect(value).toMatch(/^(--shiki-(light|dark)(-bg)?:#[0-9a-f]+;?)+$/i);
+        if (attribute === "style") {
+          expect(value).toMatch(/^((--shiki-(light|dark)(-bg)?:#[0-9a-f]+|text-align:(left|right|center));?)+$/i);
+        }
         if (attribute === "id") expect(value).not.toBe("comment-form");
       }
       if (name === "input") expect(attributes).toMatchObject({ type: "checkbox", disabled: "" });
+      // A link whose address was dropped is no link at all.
+      if (name === "a") expect(attributes.href ?? attributes.id).toBeDefined();
     }
   });
 

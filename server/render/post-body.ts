@@ -5,6 +5,7 @@ import taskLists from "markdown-it-task-lists";
 import { Parser } from "htmlparser2";
 import type { PostFormat } from "#domain/post.ts";
 import { htmlToText, sanitizePostHtml } from "../html.ts";
+import { gfmExtensions } from "./gfm.ts";
 import { highlightCode } from "./highlight.ts";
 
 /** A post body ready to store: sanitised HTML (with its table of contents), and its reading time. */
@@ -45,6 +46,7 @@ const markdown = new MarkdownIt({
   typographer: false,
   highlight: (code, language) => highlightCode(code, language) ?? "",
 })
+  .use(gfmExtensions)
   .use(anchor, { slugify: slugifyHeading, tabIndex: false })
   .use(footnote)
   .use(taskLists, { enabled: false });
