@@ -61,7 +61,6 @@ async function main(): Promise<void> {
   const pageCache = server.createPageCache({
     // Vite rebuilds pages on every edit in development: nothing there may be served from memory.
     maxBytes: dev ? 0 : config.pageCacheBytes,
-    personalCookieNames: [server.SESSION_COOKIE_NAME, server.PENDING_COMMENTS_COOKIE_NAME],
   });
   services.changes.subscribe((tags) => pageCache.invalidate(tags));
   // Other app servers on the same PostgreSQL database cache pages too; SQLite has one process.
@@ -99,6 +98,7 @@ async function main(): Promise<void> {
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info(`Blog ready at http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`);
   });
+  listener.on("connect", server.refuseConnect);
   const setupToken = await services.setup.issueSetupToken();
   if (setupToken) {
     const setupLink = `${config.siteUrl}/setup?${new URLSearchParams({ token: setupToken })}`;

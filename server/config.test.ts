@@ -33,6 +33,38 @@ describe("configuration", () => {
     expect(() => parseConfig(env)).toThrow(message);
   });
 
+  it.each([
+    [{}, 0],
+    [{ TRUST_PROXY: "0" }, 0],
+    [{ TRUST_PROXY: "false" }, 0],
+    [{ TRUST_PROXY: "1" }, 1],
+    [{ TRUST_PROXY: "true" }, 1],
+    [{ TRUST_PROXY: "2" }, 2],
+    [{ TRUST_PROXY: "10.0.0.1" }, ["10.0.0.1"]],
+    [
+      { TRUST_PROXY: " 10.0.0.0/8, fd00::/8,loopback , 192.0.2.7 " },
+      ["10.0.0.0/8", "fd00::/8", "loopback", "192.0.2.7"],
+    ],
+  ])("trusts the proxies %o names: %o", (env, trusted) => {
+    expect(parseConfig(env).trustProxy).toEqual(trusted);
+  });
+
+  it.each([
+    "yes",
+    "-1",
+    "1.5",
+    "10.0.0.300",
+    "10.0.0.0/33",
+    "fd00::/129",
+    "10.0.0.1,",
+    "proxy.internal",
+    "10.0.0.1 10.0.0.2",
+  ])("refuses TRUST_PROXY=%s in one line naming it", (value) => {
+    expect(() => parseConfig({ TRUST_PROXY: value })).toThrow(
+      /^Invalid configuration: TRUST_PROXY must be a number of proxies \(0 for none\) or a comma-separated list of their addresses or CIDR ranges$/,
+    );
+  });
+
   it("treats empty variables as unset and trims a trailing slash from URLs", () => {
     const config = parseConfig({ PORT: "", SITE_URL: "https://blog.example.com/", BLOG_DEMO: "0" });
     expect(config.port).toBe(3000);

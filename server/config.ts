@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { PASSWORD_MAX, PASSWORD_MIN } from "#domain/account.ts";
@@ -15,6 +16,40 @@ const databaseUrl = z
   .trim()
   .refine((value) => /^file:.+/.test(value) || /^postgres(ql)?:\/\/.+/.test(value), {
     message: "must be file:<path> or postgres://user@host:port/database",
+  });
+
+/** Express's names for the loopback, link-local and private ranges, which a proxy list may use. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** An address, a CIDR range (`10.0.0.0/8`, `fd00::/8`) or one of PROXY_RANGE_NAMES. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+const TRUST_PROXY_MESSAGE =
+  "must be a number of proxies (0 for none) or a comma-separated list of their addresses or CIDR ranges";
+
+/**
+ * Which proxies may say who the client is (X-Forwarded-For) and how it connected: a number of
+ * hops counted from this server, or the proxies' own addresses. Never every hop: the leftmost
+ * X-Forwarded-For entries are whatever the client wrote (docs/decisions/0012-proxy-trust.md).
+ * `true` and `false`, once accepted as a switch, mean one proxy and none.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, context): number | string[] => {
+    if (value === "false") return 0;
+    if (value === "true") return 1;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(",").map((entry) => entry.trim());
+    if (entries.every(isProxyAddress)) return entries;
+    context.addIssue({ code: "custom", message: TRUST_PROXY_MESSAGE });
+    return z.NEVER;
   });
 
 const PORT_MESSAGE = "must be a port number between 0 and 65535";
@@ -42,7 +77,7 @@ const envSchema = z
       .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
       .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`)
       .optional(),
-    TRUST_PROXY: booleanFlag.default(false),
+    TRUST_PROXY: trustProxy.default(0),
     PAGE_CACHE_BYTES: z.coerce
       .number({ error: "must be a number of bytes" })
       .int("must be a whole number of bytes")
@@ -71,7 +106,8 @@ export interface Config {
   sourceUrl: string;
   loadDemoContent: boolean;
   initialAdmin: { email: string; password: string } | undefined;
-  trustProxy: boolean;
+  /** Proxies trusted for the client's address: how many hops (0: none, the client connects directly) or which addresses. */
+  trustProxy: number | string[];
   logLevel: string;
   /** Memory for anonymous readers' pages; 0 turns the page cache off. */
   pageCacheBytes: number;

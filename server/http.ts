@@ -1,4 +1,6 @@
+import type { IncomingMessage } from "node:http";
 import path from "node:path";
+import type { Duplex } from "node:stream";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
@@ -71,6 +73,63 @@ export function refuseOtherMethods(): RequestHandler {
       .type("text/plain")
       .send(`Method Not Allowed: this site answers ${allowHeader}.`);
   };
+}
+
+/**
+ * Browser features no page of the blog uses, refused to the page and anything it embeds.
+ * Left out: clipboard-write (the admin's "Copy URL" buttons) and fullscreen (embedded video).
+ * Only features Chromium knows: it reports an unknown one (interest-cohort, the withdrawn
+ * FLoC, now browsing-topics) as an error on every page.
+ */
+export const PERMISSIONS_POLICY = [
+  "accelerometer",
+  "browsing-topics",
+  "camera",
+  "display-capture",
+  "geolocation",
+  "gyroscope",
+  "hid",
+  "idle-detection",
+  "magnetometer",
+  "microphone",
+  "midi",
+  "payment",
+  "serial",
+  "usb",
+  "xr-spatial-tracking",
+]
+  .map((feature) => `${feature}=()`)
+  .join(", ");
+
+/** Sends PERMISSIONS_POLICY on every response, refusals and cached pages included. */
+export function denyBrowserFeatures(): RequestHandler {
+  return (_req, res, next) => {
+    res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
+    next();
+  };
+}
+
+/**
+ * Node hands a CONNECT (a request to open a tunnel) to the server's "connect" listeners instead
+ * of the app, and drops the connection when there are none: this answers it like any other
+ * method outside ALLOWED_METHODS.
+ */
+export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+  // Node no longer listens for this socket's errors; a client that resets it is not a failure.
+  socket.on("error", () => socket.destroy());
+  const body = `Method Not Allowed: this site answers ${ALLOWED_METHODS.join(", ")}.`;
+  socket.end(
+    [
+      "HTTP/1.1 405 Method Not Allowed",
+      `Allow: ${ALLOWED_METHODS.join(", ")}`,
+      `Permissions-Policy: ${PERMISSIONS_POLICY}`,
+      "Content-Type: text/plain; charset=utf-8",
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      "Connection: close",
+      "",
+      body,
+    ].join("\r\n"),
+  );
 }
 
 /** A Host value as RFC 9110 allows it: a host and an optional port, nothing else. */
@@ -211,7 +270,10 @@ export function createHttpApp(options: HttpAppOptions) {
   const { config, services, logger, sessionSecret } = options;
   const app = express();
   app.disable("x-powered-by");
-  if (config.trustProxy) app.set("trust proxy", true);
+  // A number of hops or the proxies' addresses, never `true`: the leftmost X-Forwarded-For
+  // entries are the client's own words (docs/decisions/0012-proxy-trust.md).
+  const trustProxy = config.trustProxy !== 0;
+  if (trustProxy) app.set("trust proxy", config.trustProxy);
 
   const cookieOptions = { secret: sessionSecret, secure: config.siteUrl.startsWith("https:") };
   const sessionCookie = createSessionCookie(cookieOptions);
@@ -262,9 +324,10 @@ export function createHttpApp(options: HttpAppOptions) {
       strictTransportSecurity: config.siteUrl.startsWith("https:"),
     }),
   );
+  app.use(denyBrowserFeatures());
   app.use(compression());
   app.use(refuseOtherMethods());
-  app.use(requireWellFormedUrls(config.trustProxy));
+  app.use(requireWellFormedUrls(trustProxy));
 
   if ("viteMiddleware" in options.assets) {
     app.use(options.assets.viteMiddleware);
@@ -275,7 +338,16 @@ export function createHttpApp(options: HttpAppOptions) {
   }
 
   app.use(createMediaFileRoutes({ services }));
-  app.use(options.pageCache.middleware);
+  // Only a cookie this server signed makes a page a reader's own: anyone can send `blog_session=x`.
+  app.use(
+    options.pageCache.middleware(async (req) => {
+      const cookies = req.get("cookie");
+      if (cookies === undefined) return false;
+      if (await sessionCookie.readHeader(cookies)) return true;
+      const pending: unknown = await pendingCommentsCookie.parse(cookies);
+      return pending !== null && pending !== "";
+    }),
+  );
   // Runs only when the cache missed: a page stored now stops being served once a scheduled
   // post goes live, since that changes lists and related cards without any write.
   app.use(async (req, res, next) => {

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import compression from "compression";
-import express from "express";
+import express, { type Request } from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createPageCache,
@@ -15,9 +15,12 @@ afterEach(() => {
   for (const close of closers.splice(0)) close();
 });
 
+/** Stands in for the signature check (server/http.ts): only `blog_session=signed` is a reader's own cookie. */
+const isSignedIn = (req: Request) => Promise.resolve(/(^|;\s*)blog_session=signed(;|$)/.test(req.get("cookie") ?? ""));
+
 /** A server whose pages say how many times they were rendered, behind the page cache. */
 async function startSite(maxBytes = 1024 * 1024) {
-  const cache = createPageCache({ maxBytes, personalCookieNames: ["blog_session", "blog_pending_comments"] });
+  const cache = createPageCache({ maxBytes });
   let renders = 0;
   const app = express();
   app.use((_req, res, next) => {
@@ -25,7 +28,7 @@ async function startSite(maxBytes = 1024 * 1024) {
     next();
   });
   app.use(compression());
-  app.use(cache.middleware);
+  app.use(cache.middleware(isSignedIn));
   app.get("/post/:id", (req, res) => {
     renders += 1;
     tagPage(res, [`post:${req.params.id}`]);
@@ -97,12 +100,24 @@ describe("page cache", () => {
 
   it("never serves or stores a page for a signed-in admin, and says private, no-store", async () => {
     const site = await startSite();
-    const admin = await fetch(`${site.base}/post/a`, { headers: { Cookie: "theme=dark; blog_session=token" } });
+    const admin = await fetch(`${site.base}/post/a`, { headers: { Cookie: "theme=dark; blog_session=signed" } });
     expect(admin.headers.get("cache-control")).toBe(PRIVATE_CACHE_CONTROL);
     expect(await (await fetch(`${site.base}/post/a`)).text()).toContain("render 2");
-    expect(await (await fetch(`${site.base}/post/a`, { headers: { Cookie: "blog_session=t" } })).text()).toContain(
+    expect(await (await fetch(`${site.base}/post/a`, { headers: { Cookie: "blog_session=signed" } })).text()).toContain(
       "render 3",
     );
+  });
+
+  it("serves a reader whose cookie is not their own (it does not verify) the cached page, public", async () => {
+    const site = await startSite();
+    await fetch(`${site.base}/post/a`);
+    for (const cookie of ["blog_session=x", "blog_session=", "theme=dark; blog_session=forged.sig"]) {
+      const junk = await fetch(`${site.base}/post/a`, { headers: { Cookie: cookie } });
+      expect(await junk.text(), cookie).toContain("render 1");
+      expect(junk.headers.get("cache-control"), cookie).toBe(PUBLIC_CACHE_CONTROL);
+      expect(junk.headers.get("set-cookie"), cookie).toBeNull();
+    }
+    expect(site.cache.stats().hits).toBe(3);
   });
 
   it("does not keep responses that set a cookie, nor pages no loader marked cacheable", async () => {

@@ -2,7 +2,7 @@
 // Why and how it stays exact: docs/decisions/0005-flat-cost-and-page-cache.md.
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
-import type { RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { ContentTag } from "./services/content-changes.ts";
 
 /** Browsers revalidate every time (max-age=0); a CDN may keep a page a minute and serve it stale while refreshing. */
@@ -32,10 +32,15 @@ interface Entry {
 
 export interface PageCacheOptions {
   maxBytes: number;
-  /** Cookies that make a reader's pages their own (a session, their own held comments): such requests bypass the cache. */
-  personalCookieNames: readonly string[];
   now?: () => number;
 }
+
+/**
+ * Whether the request carries a cookie that makes a reader's pages their own (a session, their
+ * own held comments) as this server signed it: such requests bypass the cache. A cookie that
+ * does not verify is anyone's to invent, so its reader is anonymous (server/http.ts).
+ */
+export type IsPersonalRequest = (req: Request) => Promise<boolean>;
 
 /** sha256 sources of every inline <script> in the page, for a CSP that needs no per-request nonce. */
 export function inlineScriptHashes(html: string): string[] {
@@ -84,11 +89,7 @@ function entryBytes(entry: Entry): number {
   return entry.identity.length + encoded + entry.key.length * 2 + ENTRY_OVERHEAD_BYTES;
 }
 
-function hasCookie(cookieHeader: string | undefined, name: string): boolean {
-  return cookieHeader !== undefined && cookieHeader.split(";").some((part) => part.trim().startsWith(`${name}=`));
-}
-
-export function createPageCache({ maxBytes, personalCookieNames, now = Date.now }: PageCacheOptions) {
+export function createPageCache({ maxBytes, now = Date.now }: PageCacheOptions) {
   // A Map keeps insertion order: re-inserting on every hit makes its first key the least recently used.
   const entries = new Map<string, Entry>();
   let usedBytes = 0;
@@ -133,7 +134,7 @@ export function createPageCache({ maxBytes, personalCookieNames, now = Date.now 
     return body;
   };
 
-  const send = (req: Parameters<RequestHandler>[0], res: Response, entry: Entry, end: (body?: Buffer) => void) => {
+  const send = (req: Request, res: Response, entry: Entry, end: (body?: Buffer) => void) => {
     res.status(entry.status);
     res.setHeader("Content-Type", entry.contentType);
     if (entry.csp) res.setHeader("Content-Security-Policy", entry.csp);
@@ -152,101 +153,103 @@ export function createPageCache({ maxBytes, personalCookieNames, now = Date.now 
     end(req.method === "HEAD" ? undefined : body);
   };
 
-  const middleware: RequestHandler = (req, res, next) => {
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
-    const cookies = req.get("cookie");
-    const anonymous = !personalCookieNames.some((name) => hasCookie(cookies, name));
-    const key = req.originalUrl;
-    if (anonymous) {
-      const cached = entries.get(key);
-      if (cached && (cached.expiresAt === undefined || cached.expiresAt > now())) {
-        hits += 1;
-        entries.delete(key);
-        entries.set(key, cached);
-        send(req, res, cached, (body) => res.end(body));
-        return;
+  const middleware =
+    (isPersonal: IsPersonalRequest): RequestHandler =>
+    async (req, res, next) => {
+      if (req.method !== "GET" && req.method !== "HEAD") return next();
+      const anonymous = !(await isPersonal(req));
+      const key = req.originalUrl;
+      if (anonymous) {
+        const cached = entries.get(key);
+        if (cached && (cached.expiresAt === undefined || cached.expiresAt > now())) {
+          hits += 1;
+          entries.delete(key);
+          entries.set(key, cached);
+          send(req, res, cached, (body) => res.end(body));
+          return;
+        }
+        if (cached) remove(cached);
+        misses += 1;
       }
-      if (cached) remove(cached);
-      misses += 1;
-    }
 
-    // Hold the whole response: the CSP hashes depend on the page, and a stored page needs every byte.
-    const chunks: Buffer[] = [];
-    const write = res.write.bind(res);
-    const end = res.end.bind(res);
-    const writeHead = res.writeHead.bind(res);
-    const restore = () => {
-      res.write = write;
-      res.end = end;
-      res.writeHead = writeHead;
-    };
-    const collect = (chunk: unknown, encoding?: unknown) => {
-      if (chunk === undefined || chunk === null || typeof chunk === "function") return;
-      chunks.push(
-        Buffer.isBuffer(chunk)
-          ? chunk
-          : typeof chunk === "string"
-            ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
-            : Buffer.from(chunk as Uint8Array),
-      );
-    };
-    res.writeHead = ((status: number, ...rest: unknown[]) => {
-      res.statusCode = status;
-      const headers = rest.find((value) => typeof value === "object" && value !== null);
-      if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value as string);
-      return res;
-    }) as typeof res.writeHead;
-    res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
-      collect(chunk, encoding);
-      const done = [encoding, callback].find((value) => typeof value === "function") as (() => void) | undefined;
-      done?.();
-      return true;
-    }) as typeof res.write;
-    res.end = ((chunk?: unknown, encoding?: unknown) => {
-      collect(chunk, encoding);
-      restore();
-      const identity = Buffer.concat(chunks);
-      const contentType = String(res.getHeader("Content-Type") ?? "");
-      let csp = res.getHeader("Content-Security-Policy") as string | undefined;
-      if (csp && isHtml(contentType)) {
-        csp = withScriptHashes(csp, inlineScriptHashes(identity.toString("utf8")));
-        res.setHeader("Content-Security-Policy", csp);
-      }
-      const tags = res.locals.pageTags as Set<string> | undefined;
-      const cacheable =
-        anonymous && res.statusCode === 200 && !res.getHeader("Set-Cookie") && tags !== undefined && tags.size > 0;
-      if (!cacheable) {
-        if (!anonymous || res.getHeader("Set-Cookie")) res.setHeader("Cache-Control", PRIVATE_CACHE_CONTROL);
-        return end(identity);
-      }
-      if (maxBytes === 0) {
-        // No memory for pages: a CDN in front may still keep them briefly; compression() encodes this one.
-        res.setHeader("Cache-Control", PUBLIC_CACHE_CONTROL);
-        return end(identity);
-      }
-      const entry: Entry = {
-        key,
-        status: res.statusCode,
-        contentType,
-        csp,
-        etag: `"${createHash("sha256").update(identity).digest("base64url").slice(0, 32)}"`,
-        identity,
-        gzip: undefined,
-        brotli: undefined,
-        tags,
-        expiresAt: res.locals.pageExpiresAt as number | undefined,
-        bytes: 0,
+      // Hold the whole response: the CSP hashes depend on the page, and a stored page needs every byte.
+      const chunks: Buffer[] = [];
+      const write = res.write.bind(res);
+      const end = res.end.bind(res);
+      const writeHead = res.writeHead.bind(res);
+      const restore = () => {
+        res.write = write;
+        res.end = end;
+        res.writeHead = writeHead;
       };
-      entry.bytes = entryBytes(entry);
-      store(entry);
-      send(req, res, entry, (body) => end(body));
-      return res;
-    }) as typeof res.end;
-    res.locals.pageTags = undefined;
-    next();
-  };
+      const collect = (chunk: unknown, encoding?: unknown) => {
+        if (chunk === undefined || chunk === null || typeof chunk === "function") return;
+        chunks.push(
+          Buffer.isBuffer(chunk)
+            ? chunk
+            : typeof chunk === "string"
+              ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+              : Buffer.from(chunk as Uint8Array),
+        );
+      };
+      res.writeHead = ((status: number, ...rest: unknown[]) => {
+        res.statusCode = status;
+        const headers = rest.find((value) => typeof value === "object" && value !== null);
+        if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value as string);
+        return res;
+      }) as typeof res.writeHead;
+      res.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
+        collect(chunk, encoding);
+        const done = [encoding, callback].find((value) => typeof value === "function") as (() => void) | undefined;
+        done?.();
+        return true;
+      }) as typeof res.write;
+      res.end = ((chunk?: unknown, encoding?: unknown) => {
+        collect(chunk, encoding);
+        restore();
+        const identity = Buffer.concat(chunks);
+        const contentType = String(res.getHeader("Content-Type") ?? "");
+        let csp = res.getHeader("Content-Security-Policy") as string | undefined;
+        if (csp && isHtml(contentType)) {
+          csp = withScriptHashes(csp, inlineScriptHashes(identity.toString("utf8")));
+          res.setHeader("Content-Security-Policy", csp);
+        }
+        const tags = res.locals.pageTags as Set<string> | undefined;
+        const cacheable =
+          anonymous && res.statusCode === 200 && !res.getHeader("Set-Cookie") && tags !== undefined && tags.size > 0;
+        if (!cacheable) {
+          if (!anonymous || res.getHeader("Set-Cookie")) res.setHeader("Cache-Control", PRIVATE_CACHE_CONTROL);
+          return end(identity);
+        }
+        if (maxBytes === 0) {
+          // No memory for pages: a CDN in front may still keep them briefly; compression() encodes this one.
+          res.setHeader("Cache-Control", PUBLIC_CACHE_CONTROL);
+          return end(identity);
+        }
+        const entry: Entry = {
+          key,
+          status: res.statusCode,
+          contentType,
+          csp,
+          etag: `"${createHash("sha256").update(identity).digest("base64url").slice(0, 32)}"`,
+          identity,
+          gzip: undefined,
+          brotli: undefined,
+          tags,
+          expiresAt: res.locals.pageExpiresAt as number | undefined,
+          bytes: 0,
+        };
+        entry.bytes = entryBytes(entry);
+        store(entry);
+        send(req, res, entry, (body) => end(body));
+        return res;
+      }) as typeof res.end;
+      res.locals.pageTags = undefined;
+      next();
+    };
 
   return {
+    /** Serves and stores anonymous readers' pages; `isPersonal` tells a reader's own requests apart. */
     middleware,
     /** Drops every page tagged with one of `tags`; "static" pages only go when the cache is cleared. */
     invalidate(tags: readonly string[]): void {

@@ -12,6 +12,11 @@ export const SESSION_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
  */
 export interface SessionCookie {
   read(request: Request): Promise<string | undefined>;
+  /**
+   * The token of a session cookie this server signed, from a Cookie header: a signature check,
+   * no database query. A junk or forged cookie reads as none.
+   */
+  readHeader(cookieHeader: string | null | undefined): Promise<string | undefined>;
   /** A Set-Cookie value that signs the browser in with `token`. */
   issue(token: string): Promise<string>;
   /** A Set-Cookie value that removes the cookie. */
@@ -25,11 +30,13 @@ function signedCookie(name: string, { secret, secure }: { secret: string; secure
 
 export function createSessionCookie({ secret, secure }: { secret: string; secure: boolean }): SessionCookie {
   const cookie = signedCookie(SESSION_COOKIE_NAME, { secret, secure });
+  const readHeader = async (cookieHeader: string | null | undefined) => {
+    const token: unknown = await cookie.parse(cookieHeader ?? null);
+    return typeof token === "string" && token !== "" ? token : undefined;
+  };
   return {
-    async read(request) {
-      const token: unknown = await cookie.parse(request.headers.get("Cookie"));
-      return typeof token === "string" && token !== "" ? token : undefined;
-    },
+    read: (request) => readHeader(request.headers.get("Cookie")),
+    readHeader,
     issue: (token) => cookie.serialize(token, { maxAge: SESSION_COOKIE_MAX_AGE_SECONDS }),
     clear: () => cookie.serialize("", { maxAge: 0 }),
   };

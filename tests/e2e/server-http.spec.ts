@@ -1,12 +1,19 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import SqliteDatabase from "better-sqlite3";
 import { sendRaw } from "./fuzz-support.ts";
-import { expect, publishedPosts, sameOrigin, test } from "./site-fixtures.ts";
+import { findFreePort, startServer, waitForOutput } from "./server-support.ts";
+import { expect, publishedPosts, sameOrigin, test, visitorAddress } from "./site-fixtures.ts";
 
 // The HTTP layer in front of React Router (server/http.ts): which methods and bodies reach an action at all.
 const REFUSED_METHODS = ["TRACE", "PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND"];
 const FORM_TYPES = "application/x-www-form-urlencoded or multipart/form-data";
 /** A post no other test comments on, so a comment that slipped through would show here alone. */
 const GUARDED_POST = publishedPosts.at(-1)!.title;
+/** Comments that test addresses go here, among the refusal tests' comments (site-comment-refusals.spec.ts). */
+const ADDRESS_POST = publishedPosts.at(-2)!.title;
 
 test("methods other than GET, HEAD and POST are refused with 405 and the allowed list", async ({ request, site }) => {
   for (const path of ["/", "/blog", `/blog/${site.postId(GUARDED_POST)}`, "/admin/posts", "/logout", "/no-such-page"]) {
@@ -130,4 +137,103 @@ test("a Host header or request-target that forms no URL is a bad request", async
   }
   const wellFormed = await sendRaw(port, { method: "GET", target: "/", headers: [["Host", "LOCALHOST:80"]] }, 10_000);
   expect(wellFormed.status).toBe(200);
+});
+
+test("every response forbids the browser features the blog never uses", async ({ page, request }) => {
+  const asset = (await (await request.get("/login")).text()).match(/\/assets\/[\w.-]+\.js/)?.[0];
+  expect(asset).toBeTruthy();
+  const responses = [
+    await request.get("/"),
+    await request.get("/"),
+    await request.get(asset!),
+    await request.get("/healthz"),
+    await request.get("/no-such-page"),
+    await request.get("/media/nothing-here.webp"),
+    await request.get("/%"),
+    await request.fetch("/", { method: "DELETE", headers: sameOrigin }),
+  ];
+  for (const response of responses) {
+    const policy = response.headers()["permissions-policy"] ?? "";
+    for (const feature of ["camera", "microphone", "geolocation", "payment", "usb", "browsing-topics"]) {
+      expect(policy, `${response.url()} (${response.status()}) denies ${feature}`).toContain(`${feature}=()`);
+    }
+    // The admin's "Copy URL" buttons write to the clipboard.
+    expect(policy).not.toContain("clipboard-write");
+  }
+
+  // Chromium reports a feature it does not know on every page it loads.
+  const reports: string[] = [];
+  page.on("console", (message) => reports.push(message.text()));
+  await page.goto("/");
+  await page.goto("/login");
+  expect(reports.filter((text) => /permissions.policy/i.test(text))).toEqual([]);
+});
+
+test("CONNECT is refused with 405 and the allowed list, not a dropped connection", async ({ baseURL }) => {
+  const port = Number(new URL(baseURL!).port);
+  for (const target of ["example.com:443", `127.0.0.1:${port}`]) {
+    const response = await sendRaw(port, { method: "CONNECT", target, headers: [["Host", target]] }, 10_000);
+    expect(response.status, `CONNECT ${target}`).toBe(405);
+    expect(response.headers.allow).toBe("GET, HEAD, POST");
+  }
+});
+
+test("behind one proxy the address is the one it saw, not the leftmost X-Forwarded-For entry the client wrote", async ({
+  request,
+  site,
+}) => {
+  // TRUST_PROXY=1 (playwright.config.ts): the test client is the proxy, the rightmost entry its client.
+  const path = `/blog/${site.postId(ADDRESS_POST)}`;
+  const address = visitorAddress(`rotating ${randomUUID()}`);
+  const comment = (forwardedFor: string) =>
+    request.post(path, {
+      form: { author: "Rotor", content: `From behind a proxy ${randomUUID()}` },
+      headers: { ...sameOrigin, "X-Forwarded-For": forwardedFor },
+      maxRedirects: 0,
+    });
+  expect((await comment(`203.0.113.1, ${address}`)).status()).toBe(303);
+  // Same client, a different invented leftmost entry: still one comment in 15 seconds from that address.
+  const rotated = await comment(`203.0.113.2, ${address}`);
+  expect(rotated.status()).toBe(429);
+  expect(await rotated.text()).toContain("You are posting comments too quickly");
+});
+
+test("a bug inside a database call is a 500 logged with its stack, not a 503", async () => {
+  test.setTimeout(90_000);
+  const directory = mkdtempSync(join(tmpdir(), "blog-bug-"));
+  const port = await findFreePort();
+  const file = join(directory, "blog.sqlite");
+  const server = startServer({
+    PORT: String(port),
+    DATABASE_URL: `file:${file}`,
+    SITE_URL: `http://127.0.0.1:${port}`,
+  });
+  try {
+    await waitForOutput(server, /Blog ready at/, 60_000);
+    // A date no code path writes: reading it back throws RangeError while the post's comments are read.
+    const database = new SqliteDatabase(file);
+    const slug = database
+      .prepare(
+        "update comments set created_at = 'not a date' where id = (select id from comments where status = 'approved' limit 1) " +
+          "returning (select slug from posts where posts.id = comments.post_id) as slug",
+      )
+      .pluck()
+      .get() as string;
+    database.close();
+
+    const response = await fetch(`http://127.0.0.1:${port}/blog/${slug}`);
+    expect(response.status).toBe(500);
+    const body = await response.text();
+    expect(body).not.toContain("Failed to load post");
+    expect(body).not.toContain("RangeError");
+    const line = await waitForOutput(server, /^.*"statusCode":500.*$/m);
+    const logged = JSON.parse(line[0]) as { level: number; err?: { type?: string; stack?: string } };
+    expect(logged.level).toBe(50);
+    expect(logged.err?.type).toBe("RangeError");
+    expect(logged.err?.stack).toMatch(/^RangeError: Invalid time value\n\s+at /);
+  } finally {
+    server.child.kill("SIGTERM");
+    await server.exit;
+    rmSync(directory, { recursive: true, force: true });
+  }
 });

@@ -4,6 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
+import { createCookie } from "react-router";
+import { PUBLIC_CACHE_CONTROL } from "../../server/page-cache.ts";
+import { SESSION_COOKIE_NAME } from "../../server/session-cookie.ts";
 import { findFreePort, type StartedServer, startServer } from "./server-support.ts";
 
 // The page cache never shows a page older than the last write: on one server after every kind
@@ -86,12 +89,13 @@ async function read(
   blog: Blog,
   pathname: string,
   cookie?: string,
-): Promise<{ status: number; html: string; cacheControl: string }> {
+): Promise<{ status: number; html: string; cacheControl: string; setCookie: string }> {
   const response = await fetch(`${blog.url}${pathname}`, { headers: cookie ? { Cookie: cookie } : {} });
   return {
     status: response.status,
     html: await response.text(),
     cacheControl: response.headers.get("cache-control") ?? "",
+    setCookie: response.headers.get("set-cookie") ?? "",
   };
 }
 
@@ -266,6 +270,37 @@ for (const dialect of ["sqlite", "postgres"] as const) {
         const visitor = await read(site, "/category/design?page=1");
         expect(visitor.html, "a visitor never gets the admin's page").not.toContain(ADMIN_MARKER);
       }
+    });
+
+    test("a session cookie this server did not sign is an anonymous reader's: served from the cache, public", async () => {
+      const site = blog!;
+      const cookie = await signIn(site);
+      const id = await createPost(site, cookie, unique("Cache junk cookie"));
+      const visitor = await readCached(site, `/blog/${id}`);
+      const otherServers = createCookie(SESSION_COOKIE_NAME, {
+        secrets: ["another server's secret, 32 characters or more"],
+      });
+      const forged = (await otherServers.serialize("a-token")).split(";")[0]!;
+      const ours = cookie.split("; ").find((part) => part.startsWith(`${SESSION_COOKIE_NAME}=`))!;
+      const tampered = `${ours.slice(0, -3)}${ours.endsWith("AAA") ? "BBB" : "AAA"}`;
+      for (const junk of [
+        `${SESSION_COOKIE_NAME}=x`,
+        `${SESSION_COOKIE_NAME}=`,
+        `theme=dark; ${forged}`,
+        tampered,
+        "blog_pending_comments=x",
+      ]) {
+        const page = await read(site, `/blog/${id}`, junk);
+        expect(page.cacheControl, junk).toBe(PUBLIC_CACHE_CONTROL);
+        expect(page.setCookie, junk).toBe("");
+        expect(page.html, junk).toBe(visitor);
+      }
+
+      // Signed here but signed out: only the database knows, so it is read as a reader's own page.
+      expect((await post(site, "/logout", {}, cookie)).status).toBe(302);
+      const signedOut = await read(site, `/blog/${id}`, cookie);
+      expect(signedOut.cacheControl).toBe("private, no-store");
+      expect(signedOut.html).not.toContain(ADMIN_MARKER);
     });
   });
 }
