@@ -584,27 +584,77 @@ function searchText(fields: Pick<PostFields, "title" | "contentHtml" | "tags">):
 }
 
 /**
- * A free search key for a post created at `createdAt` (migration 0011): one of the
- * millisecond's keys, tried from a random one so that two servers saving posts of the same
- * millisecond at once almost never reach for the same key (PostgreSQL's unique index refuses
- * the second, and that save fails whole).
+ * A free search key for a post created at `createdAt` (migration 0011). Keys sort as the
+ * posts' times do: above every older post's key, below every newer post's. A post takes one
+ * of its millisecond's own keys, tried from a random one so that two servers saving posts of
+ * the same millisecond at once almost never reach for the same key (PostgreSQL's unique index
+ * refuses the second, and that save fails whole). When they are all taken (an import of
+ * thousands of undated posts), it takes the key after the highest one below the next newer
+ * post's. Keys only ever overflow upwards, into later milliseconds' keys, so a millisecond's
+ * keys may hold older posts' below a gap; a post takes only keys above those.
  */
 async function freeSearchKey(db: Db, createdAt: Date | string, alsoTaken: Set<number> = new Set()): Promise<number> {
   const first = firstSearchKey(createdAt);
-  const taken = await db
-    .selectFrom("post_search")
-    .select("rowid")
-    .where("rowid", ">=", first)
-    .where("rowid", "<", first + SEARCH_KEYS_PER_MILLISECOND)
-    .execute();
-  const inRange = (key: number) => key >= first && key < first + SEARCH_KEYS_PER_MILLISECOND;
-  const used = new Set([...[...alsoTaken].filter(inRange), ...taken.map((row) => Number(row.rowid))]);
-  if (used.size >= SEARCH_KEYS_PER_MILLISECOND) {
-    throw new RangeError(`More than ${SEARCH_KEYS_PER_MILLISECOND} posts were created at ${String(createdAt)}`);
+  const end = first + SEARCH_KEYS_PER_MILLISECOND;
+  const [taken, older] = await Promise.all([
+    db.selectFrom("post_search").select("rowid").where("rowid", ">=", first).where("rowid", "<", end).execute(),
+    neighbourSearchKey(db, createdAt, "older"),
+  ]);
+  const used = new Set([...[...alsoTaken], ...taken.map((row) => Number(row.rowid))]);
+  const lowest = Math.max(first, (older ?? -1) + 1);
+  const room = end - lowest;
+  const start = room > 0 ? randomInt(room) : 0;
+  for (let step = 0; step < room; step += 1) {
+    const key = lowest + ((start + step) % room);
+    if (!used.has(key)) return key;
   }
-  let offset = randomInt(SEARCH_KEYS_PER_MILLISECOND);
-  while (used.has(first + offset)) offset = (offset + 1) % SEARCH_KEYS_PER_MILLISECOND;
-  return first + offset;
+  return overflowSearchKey(db, createdAt, alsoTaken);
+}
+
+/**
+ * The key of the nearest post older or newer than `createdAt`: the highest key of the
+ * latest older time, or the lowest of the earliest newer one (a seek on the list index, then
+ * that time's posts).
+ */
+async function neighbourSearchKey(
+  db: Db,
+  createdAt: Date | string,
+  side: "older" | "newer",
+): Promise<number | undefined> {
+  const at = toIsoString(createdAt);
+  const row = await db
+    .selectFrom("posts")
+    .select((eb) => (side === "older" ? eb.fn.max("search_key") : eb.fn.min("search_key")).as("key"))
+    .where("search_key", "is not", null)
+    .where(
+      "created_at",
+      "=",
+      db
+        .selectFrom("posts")
+        .select((eb) => (side === "older" ? eb.fn.max("created_at") : eb.fn.min("created_at")).as("at"))
+        .where("published", "=", 1)
+        .where("created_at", side === "older" ? "<" : ">", at),
+    )
+    .executeTakeFirst();
+  return row?.key === null || row?.key === undefined ? undefined : Number(row.key);
+}
+
+/**
+ * The key after the highest one below the next newer post's: a post whose millisecond's keys
+ * are all taken. Those above its millisecond belong to posts of its own time (the overflow
+ * is contiguous), so the order holds; the next newer post's key bounds it.
+ */
+async function overflowSearchKey(db: Db, createdAt: Date | string, alsoTaken: Set<number>): Promise<number> {
+  const bound = await neighbourSearchKey(db, createdAt, "newer");
+  let below = db.selectFrom("post_search").select("rowid").orderBy("rowid", "desc").limit(1);
+  if (bound !== undefined) below = below.where("rowid", "<", bound);
+  const highest = await below.executeTakeFirst();
+  let key = Math.max(firstSearchKey(createdAt), Number(highest?.rowid ?? 0) + 1);
+  while (alsoTaken.has(key)) key += 1;
+  if (bound !== undefined && key >= bound) {
+    throw new RangeError(`No search key is free between ${String(createdAt)} and the next newer post`);
+  }
+  return key;
 }
 
 /** What a post's tags and search row are written from. */

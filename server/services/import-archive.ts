@@ -52,12 +52,23 @@ export interface OpenedArchive {
   close: () => void;
 }
 
+/**
+ * One file of the archive. yauzl checks each file against the size the archive lists for it
+ * (so a file that inflates past it is cut off there) and the compressed data itself; either
+ * failure means the archive is damaged, or built to look smaller than it is.
+ */
 async function readEntry(zip: ZipFile, entry: Entry, maxBytes: number, tooLarge: string): Promise<Buffer> {
   if (entry.uncompressedSize > maxBytes) refuse(tooLarge);
-  const stream = await zip.openReadStreamPromise(entry);
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  try {
+    const stream = await zip.openReadStreamPromise(entry);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  } catch (error) {
+    refuse(
+      `The archive is damaged: ${entry.fileName} cannot be read as the archive lists it (${(error as Error).message}). Export it again.`,
+    );
+  }
 }
 
 /** Lists the archive's entries (reading no file yet) and reads its two JSON documents. */

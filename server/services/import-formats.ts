@@ -28,10 +28,15 @@ export interface ForeignPost {
   /** Source category and tag names, in the source's order, for the category map. */
   terms: string[];
   tags: string[];
+  /** Public, or (with `publishAt`) public from that time; otherwise a draft. */
   published: boolean;
+  publishAt: string | undefined;
+  commentsClosed: boolean;
   createdAt: string | undefined;
   updatedAt: string | undefined;
   comments: ForeignComment[];
+  /** What the report says about this post if it is created (why it became a draft, what stays as text). */
+  notes: string[];
 }
 
 export interface ForeignExport {
@@ -73,6 +78,29 @@ function rows(value: unknown): Json[] {
 
 const GHOST_SECTIONS_READ = new Set(["posts", "tags", "posts_tags", "users", "posts_authors"]);
 
+/** Who a Ghost post was for, when not for everyone (`visibility`); such a post comes in as a draft. */
+const GHOST_AUDIENCES: Record<string, string> = {
+  members: "members only",
+  paid: "paying members only",
+  tiers: "members of some tiers only",
+};
+
+/**
+ * How a post's status and audience there become its state here: private writing stays a
+ * draft, a scheduled post stays scheduled at its time (published, with a publishing time, as
+ * the editor schedules), and the report says which posts changed and why.
+ */
+function foreignState(
+  label: string,
+  state: { live: boolean; scheduledAt: string | undefined; hiddenBecause: string | undefined },
+): Pick<ForeignPost, "published" | "publishAt" | "notes"> {
+  if (state.hiddenBecause) {
+    return { published: false, publishAt: undefined, notes: [`${label} ${state.hiddenBecause}: imported as a draft`] };
+  }
+  if (state.scheduledAt !== undefined) return { published: true, publishAt: state.scheduledAt, notes: [] };
+  return { published: state.live, publishAt: undefined, notes: [] };
+}
+
 /** Ghost's Labs → Export: `{ db: [{ meta, data: { posts, tags, posts_tags, users, posts_authors, … } }] }`. */
 export function readGhostExport(document: Json, options: ImportOptions): ForeignExport {
   const database = Array.isArray(document.db) ? document.db[0] : undefined;
@@ -83,6 +111,12 @@ export function readGhostExport(document: Json, options: ImportOptions): Foreign
     .filter(([name, value]) => !GHOST_SECTIONS_READ.has(name) && Array.isArray(value) && value.length > 0)
     .map(([name]) => name);
   if (ignored.length > 0) warnings.push(`Ghost data not imported: ${ignored.sort().join(", ")}`);
+
+  // Ghost has no per-post switch for comments, only the site's (Settings → Membership → Commenting).
+  const commentsOff = rows(data.settings).some(
+    (setting) => setting.key === "comments_enabled" && text(setting.value) === "off",
+  );
+  if (commentsOff) warnings.push("Comments were off on the Ghost site: its posts are imported with comments closed");
 
   const tagNames = new Map(rows(data.tags).map((tag) => [text(tag.id), text(tag.name)]));
   const userNames = new Map(rows(data.users).map((user) => [text(user.id), text(user.name)]));
@@ -127,6 +161,19 @@ export function readGhostExport(document: Json, options: ImportOptions): Foreign
       .map((tag) => tag.name)
       .filter((name) => !name.startsWith("#"));
     const authors = (authorsOfPost.get(id) ?? []).sort((a, b) => a.order - b.order).map((author) => author.name);
+    const visibility = text(post.visibility).trim() || "public";
+    const audience = GHOST_AUDIENCES[visibility] ?? `a “${visibility}” audience only`;
+    const publishedAt = isoDate(post.published_at);
+    const state = foreignState(label, {
+      live: post.status === "published",
+      scheduledAt: post.status === "scheduled" ? publishedAt : undefined,
+      hiddenBecause:
+        visibility !== "public"
+          ? `was for ${audience} in Ghost`
+          : post.status === "scheduled" && !publishedAt
+            ? "was scheduled in Ghost without a time"
+            : undefined,
+    });
     posts.push({
       sourceKey: `ghost:post:${id}`,
       label,
@@ -138,8 +185,9 @@ export function readGhostExport(document: Json, options: ImportOptions): Foreign
       coverImage: text(post.feature_image),
       terms,
       tags: terms,
-      published: post.status === "published",
-      createdAt: isoDate(post.published_at) ?? isoDate(post.created_at),
+      ...state,
+      commentsClosed: commentsOff,
+      createdAt: publishedAt ?? isoDate(post.created_at),
       updatedAt: isoDate(post.updated_at),
       comments: [],
     });
@@ -165,8 +213,56 @@ function addParagraphs(html: string): string {
     .join("\n");
 }
 
+/**
+ * Shortcodes of WordPress and of Jetpack (which WordPress.com exports carry): WordPress expands
+ * them when it shows a post, so here they would stay as text in brackets.
+ */
+const WORDPRESS_SHORTCODES = new RegExp(
+  String.raw`\[\/?(${[
+    "archives",
+    "audio",
+    "caption",
+    "code",
+    "contact-form",
+    "embed",
+    "gallery",
+    "googlemaps",
+    "instagram",
+    "latex",
+    "playlist",
+    "polldaddy",
+    "soundcloud",
+    "sourcecode",
+    "tweet",
+    "video",
+    "vimeo",
+    "wp_caption",
+    "youtube",
+  ].join("|")})(?=[\s\]/])`,
+  "g",
+);
+
+function shortcodesIn(html: string): string[] {
+  return [...new Set(Array.from(html.matchAll(WORDPRESS_SHORTCODES), (match) => match[1]!))].sort();
+}
+
+/**
+ * The prolog before the root element: where a DOCTYPE, and any entity it declares, must be.
+ * A declared entity is how XML reads other files (`SYSTEM "file:///…"`) or multiplies itself
+ * into gigabytes; WordPress never writes one, so such a file is refused before it is parsed.
+ */
+function declaresEntities(xml: string): boolean {
+  const rootStart = xml.search(/<[A-Za-z_]/);
+  return /<!ENTITY/i.test(rootStart === -1 ? xml : xml.slice(0, rootStart));
+}
+
 /** A WordPress WXR file: RSS 2.0 with the `wp:`, `content:`, `excerpt:` and `dc:` namespaces. */
 export async function readWordPressExport(xml: string, options: ImportOptions): Promise<ForeignExport> {
+  if (declaresEntities(xml)) {
+    refuse(
+      "This XML file declares entities (<!ENTITY …> in its DOCTYPE), which a WordPress export never does, so it was not read. Remove the DOCTYPE and import it again.",
+    );
+  }
   // Imported on first use, like every library only rare admin tasks need (docs/conventions.md).
   const { XMLParser, XMLValidator } = await import("fast-xml-parser");
   const validation = XMLValidator.validate(xml);
@@ -183,7 +279,12 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
     attributeValueProcessor: (_name, value) => cleanText(value),
     isArray: (name) => ["item", "category", "wp:comment", "wp:author"].includes(name),
   });
-  const document = parser.parse(xml) as Json;
+  let document: Json;
+  try {
+    document = parser.parse(xml) as Json;
+  } catch (error) {
+    refuse(`The file is not an XML file this blog can read (${(error as Error).message}).`);
+  }
   const channel = isObject(document.rss) && isObject(document.rss.channel) ? document.rss.channel : undefined;
   if (!channel || !("wp:wxr_version" in channel)) refuse("This XML file is not a WordPress export (WXR).");
 
@@ -197,6 +298,7 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
   const warnings: string[] = [];
   const skipped: ForeignExport["skipped"] = [];
   const posts: ForeignPost[] = [];
+  let pings = 0;
   for (const item of rows(channel.item)) {
     const id = text(item["wp:post_id"]).trim();
     const title = htmlToText(text(item.title)).replace(/\s+/g, " ").trim();
@@ -231,7 +333,10 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
     for (const comment of rows(item["wp:comment"])) {
       const commentId = text(comment["wp:comment_id"]).trim();
       const kind = text(comment["wp:comment_type"]).trim();
-      if (kind === "pingback" || kind === "trackback") continue;
+      if (kind === "pingback" || kind === "trackback") {
+        pings += 1;
+        continue;
+      }
       const commentStatus = WORDPRESS_STATUS[text(comment["wp:comment_approved"]).trim()];
       if (!commentStatus) {
         skipped.push({ item: `comment ${commentId} on ${label}`, reason: "in WordPress's trash" });
@@ -246,24 +351,45 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
       });
     }
     const creator = text(item["dc:creator"]).trim();
+    const content = text(item["content:encoded"]);
+    const createdAt =
+      isoDate(item["wp:post_date_gmt"], true) ?? isoDate(item["wp:post_date"], true) ?? isoDate(item.pubDate);
+    const state = foreignState(label, {
+      live: status === "publish",
+      scheduledAt: status === "future" ? createdAt : undefined,
+      hiddenBecause: text(item["wp:post_password"])
+        ? "was password-protected in WordPress"
+        : status === "private"
+          ? "was private in WordPress"
+          : status === "future" && !createdAt
+            ? "was scheduled in WordPress without a date"
+            : undefined,
+    });
+    const shortcodes = shortcodesIn(content);
+    if (shortcodes.length > 0) {
+      state.notes.push(
+        `${label} keeps WordPress shortcodes as text: ${shortcodes.map((name) => `[${name}]`).join(", ")}`,
+      );
+    }
     posts.push({
       sourceKey: `wordpress:${site}:post:${id}`,
       label,
       title,
       slug: text(item["wp:post_name"]),
-      html: addParagraphs(text(item["content:encoded"])),
+      html: addParagraphs(content),
       excerpt: htmlToText(text(item["excerpt:encoded"])).trim(),
       author: authors.get(creator) || creator,
       coverImage: "",
       terms,
       tags,
-      published: status === "publish",
-      createdAt:
-        isoDate(item["wp:post_date_gmt"], true) ?? isoDate(item["wp:post_date"], true) ?? isoDate(item.pubDate),
+      ...state,
+      commentsClosed: text(item["wp:comment_status"]).trim() === "closed",
+      createdAt,
       updatedAt: isoDate(item["wp:post_modified_gmt"], true),
       comments,
     });
   }
+  if (pings > 0) warnings.push(`${pings} pingbacks and trackbacks left out`);
   return { format: "wordpress", posts, skipped, warnings };
 }
 

@@ -6,7 +6,7 @@ import { ZipFile } from "yazl";
 import { CATEGORIES, type Category } from "#domain/categories.ts";
 import { COMMENT_AUTHOR_MAX, COMMENT_CONTENT_MAX, COMMENT_STATUSES, type CommentStatus } from "#domain/comment.ts";
 import { DomainError } from "#domain/errors.ts";
-import { POST_LIMITS } from "#domain/post.ts";
+import { POST_LIMITS, uniqueNonEmptyTags } from "#domain/post.ts";
 import {
   EXPORT_FORMAT,
   EXPORT_VERSION,
@@ -15,7 +15,7 @@ import {
   type ImportOptions,
   type ImportReport,
 } from "#domain/portability.ts";
-import type { ImageFormat } from "#domain/media.ts";
+import { type ImageFormat, mediaHashesIn } from "#domain/media.ts";
 import { siteSettingsSchema } from "#domain/site-settings.ts";
 import type { Database } from "../db/schema.ts";
 import { renderPostBody } from "../render/post-body.ts";
@@ -48,7 +48,7 @@ import {
 import { findSiteSettings, findSiteSettingsVersion, saveSiteSettings } from "../repositories/site-settings.ts";
 import { loadSharp } from "../media/sharp.ts";
 import type { MediaStore } from "../media/store.ts";
-import { findMedia, insertMedia } from "../repositories/media.ts";
+import { findMedia, findMediaByHashes, insertMedia } from "../repositories/media.ts";
 import { type ContentChanges, type ContentTag, postTag } from "./content-changes.ts";
 import { ARCHIVE_EXPORT_NAME, ARCHIVE_MEDIA_NAME, type ArchivedMedia, openArchive } from "./import-archive.ts";
 import { type ForeignExport, parseExportJson, readGhostExport, readWordPressExport } from "./import-formats.ts";
@@ -324,6 +324,13 @@ export function createPortabilityService({
           );
         }
         const { tags, ...columns } = row;
+        const label = `“${String(row.title)}”`;
+        const missingImages = await countMissingImages(trx, `${String(row.cover_image ?? "")}\n${String(row.content)}`);
+        if (missingImages > 0) {
+          report.warnings.push(
+            `${label} shows ${missingImages} uploaded images this blog does not have (/media/…): import the .zip export, which carries them`,
+          );
+        }
         await insertImportedPost(
           trx,
           {
@@ -335,7 +342,7 @@ export function createPortabilityService({
             ),
             ...renderedBody(isPostFormat(row.format) ? row.format : "html", String(row.content)),
           },
-          Array.isArray(tags) ? tags.map(String) : [],
+          keptTags(label, Array.isArray(tags) ? tags.map(String) : [], report),
         );
         importedPosts.add(id);
         changedPosts.add(id);
@@ -446,6 +453,7 @@ export function createPortabilityService({
             );
           }
           externalImages += [...content.matchAll(/<img\b[^>]*\bsrc="https?:\/\//gi)].length;
+          report.warnings.push(...post.notes);
           const createdAt = post.createdAt ?? importedAt;
           await insertImportedPost(
             trx,
@@ -463,11 +471,16 @@ export function createPortabilityService({
               cover_image: keepsCover ? coverImage.slice(0, POST_LIMITS.coverImage) : "",
               category: category ?? options.defaultCategory,
               published: post.published ? 1 : 0,
-              comments_closed: 0,
+              publish_at: post.publishAt ?? null,
+              comments_closed: post.commentsClosed ? 1 : 0,
               created_at: createdAt,
               updated_at: post.updatedAt ?? createdAt,
             },
-            [...new Set(post.tags.map((tag) => tag.slice(0, POST_LIMITS.tag)))].slice(0, POST_LIMITS.tags),
+            keptTags(
+              post.label,
+              post.tags.map((tag) => tag.slice(0, POST_LIMITS.tag)),
+              report,
+            ),
           );
           await recordImportSource(trx, post.sourceKey, postId);
           changedPosts.add(postId);
@@ -522,6 +535,27 @@ function checkOwnVersion(document: Record<string, unknown>): Record<string, unkn
 
 export function refuseTooLarge(): never {
   throw new DomainError("IMPORT_TOO_LARGE", IMPORT_TOO_LARGE_MESSAGE);
+}
+
+/**
+ * A post's tags as the editor would keep them (trimmed, each once whatever its case, at most
+ * POST_LIMITS.tags); the report names the post whose tags were cut.
+ */
+function keptTags(label: string, tags: string[], report: ImportReport): string[] {
+  const unique = uniqueNonEmptyTags(tags);
+  if (unique.length > POST_LIMITS.tags) {
+    report.warnings.push(
+      `${label} had ${unique.length} tags; the first ${POST_LIMITS.tags} are kept, ${unique.length - POST_LIMITS.tags} left out`,
+    );
+  }
+  return unique.slice(0, POST_LIMITS.tags);
+}
+
+/** Uploaded images (`/media/{hash}/…`) a text shows that this blog does not have. */
+async function countMissingImages(trx: Trx, text: string): Promise<number> {
+  const hashes = mediaHashesIn(text);
+  if (hashes.length === 0) return 0;
+  return hashes.length - (await findMediaByHashes(trx, hashes)).length;
 }
 
 function isCategoryName(value: unknown): value is Category {

@@ -144,6 +144,37 @@ describe.each(testDialects())("importing the export archive on $dialect", ({ dia
     }
   });
 
+  it("refuses an archive whose file inflates past its declared size as damaged, and changes nothing", async () => {
+    await createPosts(blog.services, blog.clock, [{ title: "Inflated", content: `<p>${"words ".repeat(20_000)}</p>` }]);
+    const archive = await collect(blog.services.portability.exportArchive());
+    // Every central directory entry now declares 100 bytes; the export's JSON inflates far past that.
+    const central = 0x02014b50;
+    for (let offset = archive.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); offset >= 0;) {
+      if (archive.readUInt32LE(offset) === central) archive.writeUInt32LE(100, offset + 24);
+      offset = archive.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), offset + 4);
+    }
+    const directory = mkdtempSync(path.join(tmpdir(), "inkwell-archive-"));
+    const target = await createTestDatabase(dialect);
+    try {
+      const other = createServices({
+        db: target.db,
+        dialect,
+        now: blog.clock.now,
+        passwordCost: TEST_PASSWORD_COST,
+        commentIpSalt: TEST_COMMENT_IP_SALT,
+      });
+      const file = path.join(directory, "inflated.zip");
+      writeFileSync(file, archive);
+      const refusal = other.portability.importArchive(file, DEFAULT_IMPORT_OPTIONS);
+      await expect(refusal).rejects.toThrow(/^The archive is damaged/);
+      await expect(refusal).rejects.toMatchObject({ code: "IMPORT_REFUSED" });
+      expect(await target.db.selectFrom("posts").select("id").execute()).toEqual([]);
+    } finally {
+      await target.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a cut-short archive and one that is not an Inkwell export, and changes nothing", async () => {
     const bytes = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#333333" } })
       .jpeg()

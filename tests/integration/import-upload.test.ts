@@ -86,6 +86,22 @@ describe.each(testDialects())("the admin import upload on $dialect", ({ dialect,
     expect(await postCount()).toBe(0);
   });
 
+  it("refuses a WordPress file that declares entities with a 400, never reading the file it names", async () => {
+    const { context } = createRouteTestContext(blog.services, TEST_ADMIN);
+    const wordpress = readFileSync(new URL("../fixtures/wordpress-export.xml", import.meta.url), "utf8")
+      .replace("<rss", '<!DOCTYPE rss [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<rss')
+      .replace("<wp:post_id>42</wp:post_id>", "<wp:post_id>42</wp:post_id><wp:post_password>&xxe;</wp:post_password>")
+      .replace("Start with 400 grit", "&xxe; Start with 400 grit");
+    const response = await importJsonAction(
+      routeArgs(uploadRequest("/admin/tools/import.json", { name: "wordpress.xml", content: wordpress }), context),
+    );
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { formError: string };
+    expect(body.formError).toMatch(/^Nothing was imported: This XML file declares entities/);
+    expect(body.formError).not.toContain("root:");
+    expect(await postCount()).toBe(0);
+  });
+
   it("names the field at fault: no file chosen, a category map that is not JSON", async () => {
     const { context } = createRouteTestContext(blog.services, TEST_ADMIN);
     const noFile = await settle(() =>

@@ -33,6 +33,51 @@ function byTitle(document: ExportDocument, title: string) {
   return post;
 }
 
+/** A WordPress export of the given `<item>`s, as WordPress writes its channel. */
+function wordpressExport(items: string[]): string {
+  const wordpress = fixture("wordpress-export.xml");
+  return `${wordpress.slice(0, wordpress.indexOf("<item>"))}${items.join("\n")}\n</channel>\n</rss>\n`;
+}
+
+/** One WordPress post; `extra` holds further elements (categories, comments, a password). */
+function wordpressPost(id: number, title: string, fields: { status?: string; date?: string; extra?: string } = {}) {
+  return `<item>
+    <title><![CDATA[${title}]]></title>
+    <dc:creator><![CDATA[jdoe]]></dc:creator>
+    <content:encoded><![CDATA[<p>Body of ${title}.</p>]]></content:encoded>
+    <wp:post_id>${id}</wp:post_id>
+    <wp:post_date_gmt><![CDATA[${fields.date ?? "2025-01-20 09:00:00"}]]></wp:post_date_gmt>
+    <wp:status><![CDATA[${fields.status ?? "publish"}]]></wp:status>
+    <wp:post_type><![CDATA[post]]></wp:post_type>
+    ${fields.extra ?? ""}
+  </item>`;
+}
+
+/** A Ghost 5 export of these posts (and settings rows), nothing else. */
+function ghostExport(posts: Record<string, unknown>[], settings: Record<string, unknown>[] = []): string {
+  return JSON.stringify({
+    db: [
+      { meta: { exported_on: 1741168800000, version: "5.96.0" }, data: { posts, settings, tags: [], posts_tags: [] } },
+    ],
+  });
+}
+
+function ghostPost(id: string, title: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id,
+    title,
+    slug: title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
+    html: `<p>Body of ${title}.</p>`,
+    type: "post",
+    status: "published",
+    visibility: "public",
+    created_at: "2025-01-10T08:00:00.000Z",
+    updated_at: "2025-01-10T08:00:00.000Z",
+    published_at: "2025-01-10T08:00:00.000Z",
+    ...fields,
+  };
+}
+
 const OPTIONS: ImportOptions = {
   ...DEFAULT_IMPORT_OPTIONS,
   categoryMap: { woodworking: "Tutorials", Performance: "Development" },
@@ -200,6 +245,7 @@ describe.each(testDialects())("export and import on $dialect", ({ dialect, skip 
     const report = await services.portability.importBlog(fixture("wordpress-export.xml"), OPTIONS);
     expect(report.created).toEqual({ posts: 3, comments: 3, settings: 0 });
     expect(report.skipped.map((skip) => skip.item)).toEqual(["“About the workshop”", "“chisel.jpg”", "“Old rant”"]);
+    expect(report.warnings).toContain("1 pingbacks and trackbacks left out");
 
     const document = await exportOf(services);
     const chisels = byTitle(document, 'Sharpening chisels – the "scary sharp" way');
@@ -231,6 +277,226 @@ describe.each(testDialects())("export and import on $dialect", ({ dialect, skip 
     expect(byTitle(await exportOf(services), "About the workshop")).toMatchObject({ category: "Technology" });
   });
 
+  it("imports private writing as a draft and says so per post: WordPress password-protected and private posts, Ghost posts for members", async () => {
+    const { services } = blog;
+    const wordpress = await services.portability.importBlog(
+      wordpressExport([
+        wordpressPost(1, "Open letter"),
+        wordpressPost(2, "Protected", { extra: "<wp:post_password><![CDATA[hunter2]]></wp:post_password>" }),
+        wordpressPost(3, "Diary", { status: "private" }),
+      ]),
+      OPTIONS,
+    );
+    expect(wordpress.created.posts).toBe(3);
+    expect(wordpress.warnings).toEqual(
+      expect.arrayContaining([
+        "“Protected” was password-protected in WordPress: imported as a draft",
+        "“Diary” was private in WordPress: imported as a draft",
+      ]),
+    );
+    const ghost = await services.portability.importBlog(
+      ghostExport([
+        ghostPost("g1", "For everyone"),
+        ghostPost("g2", "For members", { visibility: "members" }),
+        ghostPost("g3", "For paying members", { visibility: "paid" }),
+        ghostPost("g4", "For some tiers", { visibility: "tiers" }),
+      ]),
+      OPTIONS,
+    );
+    expect(ghost.warnings).toEqual(
+      expect.arrayContaining([
+        "“For members” was for members only in Ghost: imported as a draft",
+        "“For paying members” was for paying members only in Ghost: imported as a draft",
+        "“For some tiers” was for members of some tiers only in Ghost: imported as a draft",
+      ]),
+    );
+    const published = Object.fromEntries((await exportOf(services)).posts.map((post) => [post.title, post.published]));
+    expect(published).toEqual({
+      "Open letter": 1,
+      Protected: 0,
+      Diary: 0,
+      "For everyone": 1,
+      "For members": 0,
+      "For paying members": 0,
+      "For some tiers": 0,
+    });
+    expect((await services.posts.listPublishedPosts("body")).items.map((post) => post.title).sort()).toEqual([
+      "For everyone",
+      "Open letter",
+    ]);
+  });
+
+  it("keeps comments closed where WordPress closed them, and on every post of a Ghost site whose comments were off", async () => {
+    const { services } = blog;
+    await services.portability.importBlog(
+      wordpressExport([
+        wordpressPost(1, "Open to all", { extra: "<wp:comment_status><![CDATA[open]]></wp:comment_status>" }),
+        wordpressPost(2, "Closed", { extra: "<wp:comment_status><![CDATA[closed]]></wp:comment_status>" }),
+      ]),
+      OPTIONS,
+    );
+    const ghost = await services.portability.importBlog(
+      ghostExport(
+        [ghostPost("g1", "Ghost post")],
+        [{ id: "s1", group: "comments", key: "comments_enabled", value: "off", type: "string" }],
+      ),
+      OPTIONS,
+    );
+    expect(ghost.warnings).toContain(
+      "Comments were off on the Ghost site: its posts are imported with comments closed",
+    );
+    const closed = Object.fromEntries(
+      (await exportOf(services)).posts.map((post) => [post.title, post.commentsClosed]),
+    );
+    expect(closed).toEqual({ "Open to all": 0, Closed: 1, "Ghost post": 1 });
+    const post = (await exportOf(services)).posts.find((candidate) => candidate.title === "Closed");
+    await expect(services.comments.addComment(String(post?.id), { author: "A", content: "Hello" })).rejects.toThrow();
+  });
+
+  it("keeps WordPress future and Ghost scheduled posts scheduled at their time", async () => {
+    const { services, clock } = blog;
+    await services.portability.importBlog(
+      wordpressExport([wordpressPost(1, "Coming in April", { status: "future", date: "2026-04-01 09:00:00" })]),
+      OPTIONS,
+    );
+    await services.portability.importBlog(
+      ghostExport([
+        ghostPost("g1", "Ghost in April", { status: "scheduled", published_at: "2026-04-02T08:00:00.000Z" }),
+      ]),
+      OPTIONS,
+    );
+    const scheduled = (await exportOf(services)).posts.map((post) => [post.title, post.published, post.publishAt]);
+    expect(scheduled.sort()).toEqual([
+      ["Coming in April", 1, "2026-04-01T09:00:00.000Z"],
+      ["Ghost in April", 1, "2026-04-02T08:00:00.000Z"],
+    ]);
+    expect((await services.posts.listPublishedPosts()).items).toEqual([]);
+    clock.advance(Date.parse("2026-04-01T09:00:00.000Z") - clock.now().getTime());
+    expect((await services.posts.listPublishedPosts()).items.map((post) => post.title)).toEqual(["Coming in April"]);
+    clock.advance(24 * 60 * 60 * 1000);
+    expect((await services.posts.listPublishedPosts()).items.map((post) => post.title)).toEqual([
+      "Ghost in April",
+      "Coming in April",
+    ]);
+  });
+
+  it("says what it left out: tags beyond the limit, WordPress shortcodes, pingbacks and trackbacks", async () => {
+    const { services } = blog;
+    const tags = Array.from(
+      { length: 45 },
+      (_, index) => `<category domain="post_tag" nicename="t${index}"><![CDATA[Tag ${index}]]></category>`,
+    );
+    const pings = ["pingback", "trackback", "pingback"].map(
+      (type, index) => `<wp:comment>
+        <wp:comment_id>${100 + index}</wp:comment_id>
+        <wp:comment_author><![CDATA[Other blog]]></wp:comment_author>
+        <wp:comment_content><![CDATA[linked]]></wp:comment_content>
+        <wp:comment_approved><![CDATA[1]]></wp:comment_approved>
+        <wp:comment_type><![CDATA[${type}]]></wp:comment_type>
+      </wp:comment>`,
+    );
+    const shortcodes = wordpressPost(2, "Shortcodes").replace(
+      "<p>Body of Shortcodes.</p>",
+      '[gallery ids="1,2,3"]\n\n[caption id="attachment_9" align="alignnone"]<img src="https://example.org/a.jpg"> A chisel[/caption]\n\n[embed]https://video.example.org/v/1[/embed]\n\nFootnote [1] and [note to self] stay quiet.',
+    );
+    const report = await services.portability.importBlog(
+      wordpressExport([wordpressPost(1, "Tagged", { extra: [...tags, ...pings].join("\n") }), shortcodes]),
+      OPTIONS,
+    );
+    expect(report.created).toMatchObject({ posts: 2, comments: 0 });
+    expect(report.warnings).toEqual(
+      expect.arrayContaining([
+        "“Tagged” had 45 tags; the first 20 are kept, 25 left out",
+        "“Shortcodes” keeps WordPress shortcodes as text: [caption], [embed], [gallery]",
+        "3 pingbacks and trackbacks left out",
+      ]),
+    );
+    expect(report.warnings.filter((warning) => warning.includes("shortcodes"))).toHaveLength(1);
+    expect(byTitle(await exportOf(services), "Tagged").tags).toHaveLength(20);
+
+    const ghost = await services.portability.importBlog(
+      JSON.stringify({
+        db: [
+          {
+            meta: {},
+            data: {
+              posts: [ghostPost("g1", "Ghost tagged")],
+              tags: Array.from({ length: 25 }, (_, index) => ({ id: `t${index}`, name: `Topic ${index}` })),
+              posts_tags: Array.from({ length: 25 }, (_, index) => ({
+                post_id: "g1",
+                tag_id: `t${index}`,
+                sort_order: index,
+              })),
+            },
+          },
+        ],
+      }),
+      OPTIONS,
+    );
+    expect(ghost.warnings).toContain("“Ghost tagged” had 25 tags; the first 20 are kept, 5 left out");
+  });
+
+  it("says which posts of a JSON export show uploaded images this blog does not have", async () => {
+    const { services } = blog;
+    const hash = "a".repeat(64);
+    const document = {
+      format: "inkwell-export",
+      version: 1,
+      exportedAt: "2026-03-01T00:00:00.000Z",
+      site: {},
+      posts: [
+        {
+          ...(await exportOfOnePost(services)),
+          id: "with-pictures",
+          title: "With pictures",
+          content: `<p><img src="/media/${hash}/original.jpg"><img src="/media/${hash}/640.webp"><img src="/media/${"b".repeat(64)}/original.png"></p>`,
+        },
+        { ...(await exportOfOnePost(services)), id: "plain", title: "Plain" },
+      ],
+      comments: [],
+      revisions: [],
+      users: [],
+      importSources: [],
+    };
+    const report = await services.portability.importBlog(JSON.stringify(document), OPTIONS);
+    expect(report.created.posts).toBe(2);
+    expect(report.warnings).toEqual([
+      "“With pictures” shows 2 uploaded images this blog does not have (/media/…): import the .zip export, which carries them",
+    ]);
+  });
+
+  it("imports 1,500 posts of one timestamp, and search still lists newest first", async () => {
+    const { services, handle } = blog;
+    const at = "2025-06-01T00:00:00.000Z";
+    const tied = Array.from({ length: 1500 }, (_, index) =>
+      ghostPost(`tied-${index}`, `Tied ${index}`, { created_at: at, published_at: at }),
+    );
+    expect((await services.portability.importBlog(ghostExport(tied), OPTIONS)).created.posts).toBe(1500);
+    // A millisecond either side of the crowded one, written after it.
+    await services.portability.importBlog(
+      ghostExport([
+        ghostPost("after", "Just after", { published_at: "2025-06-01T00:00:00.001Z" }),
+        ghostPost("before", "Just before", { published_at: "2025-05-31T23:59:59.999Z" }),
+      ]),
+      OPTIONS,
+    );
+    const first = await services.posts.listPublishedPosts("body of", 1, 10);
+    expect(first.total).toBe(1502);
+    expect(first.items[0]?.title).toBe("Just after");
+    const last = await services.posts.listPublishedPosts("body of", 151, 10);
+    expect(last.items.map((post) => post.title)).toEqual([expect.stringMatching(/^Tied /), "Just before"]);
+    // The search keys sort exactly as the posts' times do.
+    const keyed = await handle.db
+      .selectFrom("posts")
+      .select(["search_key", "created_at"])
+      .where("search_key", "is not", null)
+      .orderBy("search_key")
+      .execute();
+    const times = keyed.map((row) => new Date(row.created_at).getTime());
+    expect(times).toHaveLength(1502);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  }, 60_000);
+
   it("drops control characters from every imported text, ids included, as from a form", async () => {
     const { services } = blog;
     const ghost = fixture("ghost-export.json")
@@ -258,9 +524,24 @@ describe.each(testDialects())("export and import on $dialect", ({ dialect, skip 
       [wordpress.slice(0, wordpress.length - 400), /not well-formed XML.*cut short/],
       ['{"some":"thing"}', /Unknown JSON export/],
       ["<html><body>not a feed</body></html>", /not a WordPress export/],
+      [
+        wordpress
+          .replace("<rss", '<!DOCTYPE rss [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<rss')
+          .replace(
+            "<wp:post_id>42</wp:post_id>",
+            "<wp:post_id>42</wp:post_id><wp:post_password>&xxe;</wp:post_password>",
+          ),
+        /declares entities/,
+      ],
+      [
+        wordpress.replace("<rss", '<!DOCTYPE rss [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]>\n<rss'),
+        /declares entities/,
+      ],
     ];
     for (const [input, message] of attempts) {
-      await expect(services.portability.importBlog(input, OPTIONS)).rejects.toThrow(message);
+      const refusal = services.portability.importBlog(input, OPTIONS);
+      await expect(refusal).rejects.toThrow(message);
+      await expect(refusal).rejects.toMatchObject({ code: "IMPORT_REFUSED" });
     }
     const before = await exportOf(services);
     // A comment whose status we do not know fails after its post was written: the post must not stay.
