@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { Feed, type Item } from "feed";
 import { categoryPath } from "#domain/categories.ts";
 import type { Post } from "#domain/post.ts";
+import { rewriteHtmlUrls } from "#server/render/absolute-urls.ts";
 import { SITE_DESCRIPTION, SITE_NAME } from "./meta.ts";
 import { postPath } from "./post-card-data.ts";
-import { absoluteUrl, FEED_FORMATS, type FeedFormat, feedPath } from "./site-urls.ts";
+import { absoluteUrl, FEED_FORMATS, type FeedFormat, feedPath, resolveUrl } from "./site-urls.ts";
 
 interface FeedSource {
   /** The blog as its owner named it in Settings. */
@@ -12,74 +12,277 @@ interface FeedSource {
   /** Newest first, bodies already sanitised. */
   posts: Post[];
   category?: string;
+  /** Bytes of this site's own images, by `/media/…` path (a cover's enclosure length). */
+  fileSizes?: ReadonlyMap<string, number>;
 }
 
-const JSON_FEED_1_1 = "https://jsonfeed.org/version/1.1";
+interface Cover {
+  url: string;
+  /** Undefined when the address names no image type this blog knows: such a cover has no enclosure. */
+  type: string | undefined;
+  /** 0 when unknown (an image elsewhere), as the RSS profile allows. */
+  length: number;
+}
 
-function buildFeed({ site, posts, category }: FeedSource): Feed {
+/** One post as every format writes it: text is text, every address absolute. */
+interface Entry {
+  url: string;
+  title: string;
+  excerpt: string;
+  contentHtml: string;
+  author: string;
+  category: string;
+  categoryUrl: string;
+  tags: string[];
+  published: Date;
+  updated: Date;
+  cover: Cover | undefined;
+}
+
+interface Channel {
+  home: string;
+  title: string;
+  name: string;
+  description: string;
+  updated: Date;
+  links: Record<FeedFormat, string>;
+  favicon: string;
+  entries: Entry[];
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  avif: "image/avif",
+  gif: "image/gif",
+  jpeg: "image/jpeg",
+  jpg: "image/jpeg",
+  png: "image/png",
+  svg: "image/svg+xml",
+  webp: "image/webp",
+};
+
+function coverOf(post: Post, siteUrl: string, fileSizes: ReadonlyMap<string, number>): Cover | undefined {
+  if (!post.coverImage.trim()) return undefined;
+  const resolved = resolveUrl(siteUrl, post.coverImage);
+  const url = resolved === undefined ? undefined : new URL(resolved);
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) return undefined;
+  const extension = /\.([a-z0-9]+)$/i.exec(url.pathname)?.[1]?.toLowerCase() ?? "";
+  return { url: url.href, type: IMAGE_TYPES[extension], length: fileSizes.get(post.coverImage) ?? 0 };
+}
+
+function readChannel({ site, posts, category, fileSizes = new Map() }: FeedSource): Channel {
   const at = (path: string) => absoluteUrl(site.siteUrl, path);
   const home = at(category ? categoryPath(category) : "/");
   const name = site.title || SITE_NAME;
-  const feed = new Feed({
-    id: home,
+  return {
+    home,
+    name,
     title: category ? `${category} | ${name}` : name,
     description: category ? `Posts in the ${category} category of ${name}.` : site.description || SITE_DESCRIPTION,
-    link: home,
-    language: "en",
-    favicon: at("/favicon.svg"),
-    copyright: `© ${name}`,
-    generator: false,
     // An empty feed is as old as the blog's epoch, so its Last-Modified never moves.
     updated: new Date(posts[0]?.updatedAt ?? 0),
-    feedLinks: {
+    links: {
       rss: at(feedPath("rss", category)),
       atom: at(feedPath("atom", category)),
       json: at(feedPath("json", category)),
     },
-  });
-  for (const post of posts) {
-    const link = at(postPath(post.slug));
-    const item: Item = {
-      title: post.title,
-      id: link,
-      link,
-      description: post.excerpt,
-      content: post.contentHtml,
-      date: new Date(post.updatedAt),
-      published: new Date(post.createdAt),
-      author: [{ name: post.author }],
-      image: post.coverImage,
-      category: [
-        { name: post.category, term: post.category, domain: at(categoryPath(post.category)) },
-        ...post.tags.map((tag) => ({ name: tag, term: tag })),
-      ],
-    };
-    feed.addItem(item);
-  }
-  return feed;
+    favicon: at("/favicon.svg"),
+    entries: posts.map((post) => {
+      const url = at(postPath(post.slug));
+      return {
+        url,
+        title: post.title,
+        excerpt: post.excerpt,
+        // Readers show a body away from this site: a link or image relative to it would lead nowhere.
+        contentHtml: rewriteHtmlUrls(post.contentHtml, (reference) => resolveUrl(site.siteUrl, reference, url)),
+        author: post.author,
+        category: post.category,
+        categoryUrl: at(categoryPath(post.category)),
+        tags: post.tags,
+        published: new Date(post.createdAt),
+        updated: new Date(post.updatedAt),
+        cover: coverOf(post, site.siteUrl, fileSizes),
+      };
+    }),
+  };
 }
 
 /**
- * The `feed` package writes JSON Feed 1 (one `author`); 1.1 replaces it with `authors`
- * and adds `language`, which is all that differs for this blog's items.
+ * What a feed leaves out of its XML: control characters but tab and line breaks (XML 1.0
+ * cannot carry C0 ones even as references, and C1 ones are junk to a reader), U+FFFE,
+ * U+FFFF and lone surrogates.
  */
-function toJsonFeed11(json1: string): string {
-  const { author: _author, ...feed } = JSON.parse(json1) as Record<string, unknown> & {
-    items: (Record<string, unknown> & { author?: unknown })[];
-  };
+const NOT_XML = /(?![\t\n\r])[\p{Cc}\p{Cs}\uFFFE\uFFFF]/gu;
+
+function escapeXml(text: string): string {
+  return text
+    .replace(NOT_XML, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
+}
+
+/** Plain text as HTML that shows exactly that text: what an RSS description must be. */
+function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+type Attributes = Record<string, string | number | undefined>;
+
+/** An element whose attributes and text are escaped here; `children` is XML already written. */
+function element(name: string, attributes: Attributes, children?: string): string {
+  const written = Object.entries(attributes)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => ` ${key}="${escapeXml(String(value))}"`)
+    .join("");
+  return children === undefined ? `<${name}${written}/>` : `<${name}${written}>${children}</${name}>`;
+}
+
+function textElement(name: string, text: string, attributes: Attributes = {}): string {
+  return element(name, attributes, escapeXml(text));
+}
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
+
+/**
+ * RSS 2.0 as the RSS Best Practices Profile reads it: titles and names are plain text, the
+ * description is HTML (so the plain-text excerpt goes out escaped), an author without an
+ * email address is `dc:creator`, and an enclosure names its type and length.
+ */
+function writeRss(channel: Channel): string {
+  const items = channel.entries.map((entry) =>
+    element(
+      "item",
+      {},
+      [
+        textElement("title", entry.title),
+        textElement("link", entry.url),
+        textElement("guid", entry.url, { isPermaLink: "false" }),
+        textElement("pubDate", entry.published.toUTCString()),
+        textElement("description", escapeHtml(entry.excerpt)),
+        textElement("content:encoded", entry.contentHtml),
+        textElement("dc:creator", entry.author),
+        textElement("category", entry.category, { domain: entry.categoryUrl }),
+        ...entry.tags.map((tag) => textElement("category", tag)),
+        ...(entry.cover?.type
+          ? [element("enclosure", { url: entry.cover.url, length: entry.cover.length, type: entry.cover.type })]
+          : []),
+      ].join("\n"),
+    ),
+  );
+  const rss = element(
+    "rss",
+    {
+      version: "2.0",
+      "xmlns:atom": "http://www.w3.org/2005/Atom",
+      "xmlns:content": "http://purl.org/rss/1.0/modules/content/",
+      "xmlns:dc": "http://purl.org/dc/elements/1.1/",
+    },
+    element(
+      "channel",
+      {},
+      [
+        "",
+        textElement("title", channel.title),
+        textElement("link", channel.home),
+        textElement("description", channel.description),
+        textElement("lastBuildDate", channel.updated.toUTCString()),
+        textElement("docs", "https://validator.w3.org/feed/docs/rss2.html"),
+        textElement("language", "en"),
+        textElement("copyright", `© ${channel.name}`),
+        element("atom:link", { href: channel.links.rss, rel: "self", type: FEED_FORMATS.rss.type }),
+        ...items,
+        "",
+      ].join("\n"),
+    ),
+  );
+  return `${XML_DECLARATION}\n${rss}\n`;
+}
+
+/** Atom 1.0: title and summary are text (the default type), the body is escaped HTML. */
+function writeAtom(channel: Channel): string {
+  const entries = channel.entries.map((entry) =>
+    element(
+      "entry",
+      {},
+      [
+        textElement("title", entry.title),
+        textElement("id", entry.url),
+        element("link", { href: entry.url }),
+        ...(entry.cover?.type
+          ? [
+              element("link", {
+                rel: "enclosure",
+                href: entry.cover.url,
+                type: entry.cover.type,
+                length: entry.cover.length || undefined,
+              }),
+            ]
+          : []),
+        textElement("updated", entry.updated.toISOString()),
+        textElement("summary", entry.excerpt),
+        textElement("content", entry.contentHtml, { type: "html" }),
+        element("author", {}, textElement("name", entry.author)),
+        element("category", { term: entry.category, label: entry.category }),
+        ...entry.tags.map((tag) => element("category", { term: tag, label: tag })),
+        textElement("published", entry.published.toISOString()),
+      ].join("\n"),
+    ),
+  );
+  const feed = element(
+    "feed",
+    { xmlns: "http://www.w3.org/2005/Atom", "xml:lang": "en" },
+    [
+      "",
+      textElement("id", channel.home),
+      textElement("title", channel.title),
+      textElement("updated", channel.updated.toISOString()),
+      element("link", { rel: "alternate", href: channel.home }),
+      element("link", { rel: "self", href: channel.links.atom }),
+      textElement("subtitle", channel.description),
+      textElement("icon", channel.favicon),
+      textElement("rights", `© ${channel.name}`),
+      ...entries,
+      "",
+    ].join("\n"),
+  );
+  return `${XML_DECLARATION}\n${feed}\n`;
+}
+
+/** JSON Feed 1.1: `summary` is plain text and `content_html` HTML, as the format defines them. */
+function writeJsonFeed(channel: Channel): string {
   return JSON.stringify({
-    ...feed,
-    version: JSON_FEED_1_1,
+    version: "https://jsonfeed.org/version/1.1",
+    title: channel.title,
+    home_page_url: channel.home,
+    feed_url: channel.links.json,
+    description: channel.description,
     language: "en",
-    items: feed.items.map(({ author, ...item }) => ({ ...item, ...(author ? { authors: [author] } : {}) })),
+    items: channel.entries.map((entry) => ({
+      id: entry.url,
+      url: entry.url,
+      title: entry.title,
+      content_html: entry.contentHtml,
+      summary: entry.excerpt,
+      ...(entry.cover ? { image: entry.cover.url } : {}),
+      date_published: entry.published.toISOString(),
+      date_modified: entry.updated.toISOString(),
+      authors: [{ name: entry.author }],
+      tags: [entry.category, ...entry.tags],
+    })),
   });
 }
 
 export function renderFeed(format: FeedFormat, source: FeedSource): string {
-  const feed = buildFeed(source);
-  if (format === "rss") return feed.rss2();
-  if (format === "atom") return feed.atom1();
-  return toJsonFeed11(feed.json1());
+  const channel = readChannel(source);
+  if (format === "rss") return writeRss(channel);
+  if (format === "atom") return writeAtom(channel);
+  return writeJsonFeed(channel);
 }
 
 /**

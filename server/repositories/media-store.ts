@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { ImageFormat } from "#domain/media.ts";
 import type { Database } from "../db/schema.ts";
-import type { MediaFile, MediaFileInfo, MediaStore } from "../media/store.ts";
+import type { MediaFile, MediaFileInfo, MediaFileKey, MediaStore } from "../media/store.ts";
 
 /** Files as BLOB (SQLite) or bytea (PostgreSQL): every app server sees them, and backups hold them. */
 export function createDatabaseMediaStore(db: Kysely<Database>): MediaStore {
@@ -44,6 +44,22 @@ export function createDatabaseMediaStore(db: Kysely<Database>): MediaStore {
         .orderBy("format")
         .execute();
       return rows.map((row) => ({ ...row, format: row.format as ImageFormat }));
+    },
+
+    async sizes(files: readonly MediaFileKey[]) {
+      if (files.length === 0) return [];
+      const rows = await db
+        .selectFrom("media_variants")
+        .select(["hash", "width", "format", "size"])
+        .where((eb) =>
+          eb.or(
+            files.map((file) =>
+              eb.and([eb("hash", "=", file.hash), eb("width", "=", file.width), eb("format", "=", file.format)]),
+            ),
+          ),
+        )
+        .execute();
+      return rows.map((row) => ({ ...row, format: row.format as ImageFormat, size: Number(row.size) }));
     },
 
     async delete(hash) {

@@ -1,11 +1,18 @@
 import type { Kysely } from "kysely";
 import pLimit from "p-limit";
 import { DomainError, MediaInUseError } from "#domain/errors.ts";
-import { isImageFormat, type MediaImage, mediaUrl, type UploadedMedia, variantWidthsFor } from "#domain/media.ts";
+import {
+  isImageFormat,
+  MEDIA_PATH_PATTERN,
+  type MediaImage,
+  mediaUrl,
+  type UploadedMedia,
+  variantWidthsFor,
+} from "#domain/media.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
 import { processImage, sha256Hex } from "../media/process.ts";
-import type { MediaFile, MediaStore } from "../media/store.ts";
+import type { MediaFile, MediaFileKey, MediaStore } from "../media/store.ts";
 import * as media from "../repositories/media.ts";
 
 export const MEDIA_PAGE_SIZE = 24;
@@ -95,6 +102,30 @@ export function createMediaService({ db, store, now }: MediaServiceDeps) {
     async getFile(hash: string, width: number | "original", format: string): Promise<MediaFile | undefined> {
       if (!isImageFormat(format)) return undefined;
       return guardDatabase(() => store.get(hash, width === "original" ? 0 : width, format));
+    },
+
+    /**
+     * The size in bytes of each of this site's own images among `paths` (a page's covers, say),
+     * by path, in one query; other addresses and files no longer stored are left out.
+     */
+    async fileSizes(paths: readonly string[]): Promise<Map<string, number>> {
+      const keys = new Map<string, MediaFileKey>();
+      for (const path of paths) {
+        const [, hash, width, format] = MEDIA_PATH_PATTERN.exec(path) ?? [];
+        if (!hash || !width || !format || !isImageFormat(format)) continue;
+        keys.set(path, { hash, width: width === "original" ? 0 : Number(width), format });
+      }
+      if (keys.size === 0) return new Map();
+      const found = await guardDatabase(() => store.sizes([...keys.values()]));
+      const sizes = new Map<string, number>();
+      for (const [path, key] of keys) {
+        const file = found.find(
+          (candidate) =>
+            candidate.hash === key.hash && candidate.width === key.width && candidate.format === key.format,
+        );
+        if (file) sizes.set(path, file.size);
+      }
+      return sizes;
     },
 
     async listLibrary(page: number) {

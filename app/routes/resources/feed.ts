@@ -18,7 +18,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   try {
     const posts = await services.posts.listFeedPosts(category);
-    const body = renderFeed(format, { site, posts, category });
+    const fileSizes = await services.media.fileSizes(posts.map((post) => post.coverImage));
+    const body = renderFeed(format, { site, posts, category, fileSizes });
     const lastModified = new Date(Math.max(0, ...posts.map((post) => Date.parse(post.updatedAt))));
     return cacheableResponse(request, body, { contentType: feedContentType(format), lastModified });
   } catch (error) {
