@@ -3,7 +3,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "rea
 import type { Route } from "./+types/root";
 import { ErrorPanel } from "./components/site/error-panel";
 import { appContext, userContext } from "#server/request-context.ts";
-import { errorMeta, feedLinks, pageMeta, withSite } from "./lib/meta";
+import { errorMeta, feedLinks, pageMeta, siteNameFrom, withSite } from "./lib/meta";
 import { InlineStylesContext } from "./lib/inline-styles";
 import { isDomainError } from "#domain/errors.ts";
 import { pageScript } from "./lib/page-script";
@@ -37,18 +37,15 @@ export function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-/** Every page names the blog's feeds, so a reader pointed at any page finds them. */
-export const links: Route.LinksFunction = () => [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-  ...feedLinks(),
-];
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 /** Routes below replace this with their own; it covers errors that reach the root. */
 export const meta: Route.MetaFunction = withSite(({ error }) => (error ? errorMeta(error) : pageMeta("Home")));
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const inlineStyles = useContext(InlineStylesContext);
-  const hydrates = pageHydrates(useMatches());
+  const matches = useMatches();
+  const hydrates = pageHydrates(matches);
   const inlineCss = hydrates ? inlineStyles?.everything : inlineStyles?.readers;
   return (
     <html lang="en" suppressHydrationWarning>
@@ -60,6 +57,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <style suppressHydrationWarning dangerouslySetInnerHTML={{ __html: inlineCss ?? "" }} />
         <Meta />
         <Links />
+        {/* Every page names the blog's feeds, so a reader pointed at any page finds them; a
+            links function cannot read the blog's name, so the layout writes them. */}
+        {feedLinks(siteNameFrom(matches)).map((link) => (
+          <link key={link.href} {...link} />
+        ))}
       </head>
       <body className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         {children}

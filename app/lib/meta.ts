@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, type LinkDescriptor, type MetaDescriptor } from "react-router";
+import { isRouteErrorResponse, type MetaDescriptor } from "react-router";
 import { categoryPath } from "#domain/categories.ts";
 import { absoluteUrl, canonicalUrl, FEED_FORMATS, type FeedFormat, feedPath } from "./site-urls.ts";
 
@@ -159,9 +159,12 @@ export function categoryCrumbs(category: string): { name: string; path: string }
   ];
 }
 
-/** `<link rel="alternate">` for the blog's feeds, or a category's. */
-export function feedLinks(category?: string): LinkDescriptor[] {
-  const owner = category ? `${category} | ${SITE_NAME}` : SITE_NAME;
+/** `<link rel="alternate">` for the blog's feeds, or a category's, titled with the blog's name from Settings. */
+export function feedLinks(
+  siteName: string,
+  category?: string,
+): { rel: "alternate"; type: string; href: string; title: string }[] {
+  const owner = category ? `${category} | ${siteName}` : siteName;
   return (Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => ({
     rel: "alternate",
     type: FEED_FORMATS[format].type,

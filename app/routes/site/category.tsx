@@ -4,7 +4,7 @@ import { Pagination } from "~/components/site/pagination";
 import { PostCard } from "~/components/site/post-card";
 import { GridIcon, ListIcon } from "~/components/ui/icons";
 import { appContext } from "#server/request-context.ts";
-import { categoryCrumbs, errorMeta, feedLinks, seoMeta, withSite } from "~/lib/meta";
+import { categoryCrumbs, errorMeta, feedLinks, seoMeta, siteNameFrom, withSite } from "~/lib/meta";
 import { toPostCardData } from "~/lib/post-card-data";
 import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
 import { type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
@@ -51,7 +51,7 @@ export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, 
           location,
           breadcrumbs: categoryCrumbs(loaderData.category),
         }),
-        ...feedLinks(loaderData.category).map((link) => ({ tagName: "link" as const, ...link })),
+        ...feedLinks(siteNameFrom(matches), loaderData.category).map((link) => ({ tagName: "link" as const, ...link })),
       ],
 );
 
