@@ -15,7 +15,13 @@ import { type PageCache, tagPage } from "./page-cache.ts";
 import { appContext } from "./request-context.ts";
 import { isDomainError } from "#domain/errors.ts";
 import type { Services } from "./services/index.ts";
-import { createDeviceCookie, createSessionCookie, createTwoFactorCookie } from "./session-cookie.ts";
+import {
+  carriesSignedCookie,
+  createDeviceCookie,
+  createSessionCookie,
+  createTwoFactorCookie,
+  SESSION_COOKIE_NAME,
+} from "./session-cookie.ts";
 
 export const PENDING_COMMENTS_COOKIE_NAME = "blog_pending_comments";
 /** Every method the blog answers; anything else (TRACE, PUT, DELETE, WebDAV…) is refused with 405. */
@@ -339,14 +345,11 @@ export function createHttpApp(options: HttpAppOptions) {
 
   app.use(createMediaFileRoutes({ services }));
   // Only a cookie this server signed makes a page a reader's own: anyone can send `blog_session=x`.
+  const personalCookieNames = [SESSION_COOKIE_NAME, PENDING_COMMENTS_COOKIE_NAME];
   app.use(
-    options.pageCache.middleware(async (req) => {
-      const cookies = req.get("cookie");
-      if (cookies === undefined) return false;
-      if (await sessionCookie.readHeader(cookies)) return true;
-      const pending: unknown = await pendingCommentsCookie.parse(cookies);
-      return pending !== null && pending !== "";
-    }),
+    options.pageCache.middleware((req) =>
+      personalCookieNames.some((name) => carriesSignedCookie(req.get("cookie"), name, sessionSecret)),
+    ),
   );
   // Runs only when the cache missed: a page stored now stops being served once a scheduled
   // post goes live, since that changes lists and related cards without any write.

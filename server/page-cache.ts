@@ -40,7 +40,7 @@ export interface PageCacheOptions {
  * own held comments) as this server signed it: such requests bypass the cache. A cookie that
  * does not verify is anyone's to invent, so its reader is anonymous (server/http.ts).
  */
-export type IsPersonalRequest = (req: Request) => Promise<boolean>;
+export type IsPersonalRequest = (req: Request) => boolean;
 
 /** sha256 sources of every inline <script> in the page, for a CSP that needs no per-request nonce. */
 export function inlineScriptHashes(html: string): string[] {
@@ -155,9 +155,9 @@ export function createPageCache({ maxBytes, now = Date.now }: PageCacheOptions) 
 
   const middleware =
     (isPersonal: IsPersonalRequest): RequestHandler =>
-    async (req, res, next) => {
+    (req, res, next) => {
       if (req.method !== "GET" && req.method !== "HEAD") return next();
-      const anonymous = !(await isPersonal(req));
+      const anonymous = !isPersonal(req);
       const key = req.originalUrl;
       if (anonymous) {
         const cached = entries.get(key);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createCookie } from "react-router";
 import { TWO_FACTOR_CHALLENGE_MS, type TwoFactorChallenge } from "./services/auth.ts";
 
@@ -12,15 +12,44 @@ export const SESSION_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
  */
 export interface SessionCookie {
   read(request: Request): Promise<string | undefined>;
-  /**
-   * The token of a session cookie this server signed, from a Cookie header: a signature check,
-   * no database query. A junk or forged cookie reads as none.
-   */
-  readHeader(cookieHeader: string | null | undefined): Promise<string | undefined>;
   /** A Set-Cookie value that signs the browser in with `token`. */
   issue(token: string): Promise<string>;
   /** A Set-Cookie value that removes the cookie. */
   clear(): Promise<string>;
+}
+
+/** The first `name=` value of a Cookie header, still URI-encoded, as React Router's parser takes it. */
+function cookieValue(cookieHeader: string, name: string): string | undefined {
+  for (const pair of cookieHeader.split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals >= 0 && pair.slice(0, equals).trim() === name) return pair.slice(equals + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * Whether the Cookie header carries the cookie `name` as this server signed it, the check
+ * React Router's `parse` makes (a value `<payload>.<unpadded base64 HMAC-SHA-256 of it>`),
+ * made here with a synchronous HMAC: WebCrypto's takes about 60 µs a call, and the page cache
+ * asks on every request that carries such a cookie (server/http.ts). Only a signature check:
+ * whether a signed session still lives is the database's to say.
+ */
+export function carriesSignedCookie(cookieHeader: string | undefined, name: string, secret: string): boolean {
+  const encoded = cookieHeader === undefined ? undefined : cookieValue(cookieHeader, name);
+  if (!encoded) return false;
+  let value: string;
+  try {
+    value = decodeURIComponent(encoded);
+  } catch {
+    return false;
+  }
+  const dot = value.lastIndexOf(".");
+  if (dot < 0) return false;
+  const given = Buffer.from(value.slice(dot + 1));
+  const expected = Buffer.from(
+    createHmac("sha256", secret).update(value.slice(0, dot)).digest("base64").replace(/=+$/, ""),
+  );
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** Every cookie the blog signs: out of scripts' reach, sent on same-site navigations only. */
@@ -30,13 +59,11 @@ function signedCookie(name: string, { secret, secure }: { secret: string; secure
 
 export function createSessionCookie({ secret, secure }: { secret: string; secure: boolean }): SessionCookie {
   const cookie = signedCookie(SESSION_COOKIE_NAME, { secret, secure });
-  const readHeader = async (cookieHeader: string | null | undefined) => {
-    const token: unknown = await cookie.parse(cookieHeader ?? null);
-    return typeof token === "string" && token !== "" ? token : undefined;
-  };
   return {
-    read: (request) => readHeader(request.headers.get("Cookie")),
-    readHeader,
+    async read(request) {
+      const token: unknown = await cookie.parse(request.headers.get("Cookie"));
+      return typeof token === "string" && token !== "" ? token : undefined;
+    },
     issue: (token) => cookie.serialize(token, { maxAge: SESSION_COOKIE_MAX_AGE_SECONDS }),
     clear: () => cookie.serialize("", { maxAge: 0 }),
   };
