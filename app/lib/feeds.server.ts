@@ -109,17 +109,22 @@ function readChannel({ site, posts, category, fileSizes = new Map() }: FeedSourc
 /**
  * What a feed leaves out of its XML: control characters but tab and line breaks (XML 1.0
  * cannot carry C0 ones even as references, and C1 ones are junk to a reader), U+FFFE,
- * U+FFFF and lone surrogates.
+ * U+FFFF and lone surrogates. With them, what text and attribute values must escape.
  */
+const XML_UNSAFE = /[&<>"]|(?![\t\n\r])[\p{Cc}\p{Cs}\uFFFE\uFFFF]/gu;
+const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 const NOT_XML = /(?![\t\n\r])[\p{Cc}\p{Cs}\uFFFE\uFFFF]/gu;
 
 function escapeXml(text: string): string {
-  return text
-    .replace(NOT_XML, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
+  return text.replace(XML_UNSAFE, (character) => XML_ESCAPES[character] ?? "");
+}
+
+/**
+ * HTML as character data, the smaller form for a body (escaping every `<` would add a
+ * third to a feed's size); a `]]>` inside it is split across two sections.
+ */
+function cdata(html: string): string {
+  return `<![CDATA[${html.replace(NOT_XML, "").replaceAll("]]>", "]]]]><![CDATA[>")}]]>`;
 }
 
 /** Plain text as HTML that shows exactly that text: what an RSS description must be. */
@@ -164,8 +169,8 @@ function writeRss(channel: Channel): string {
         textElement("link", entry.url),
         textElement("guid", entry.url, { isPermaLink: "false" }),
         textElement("pubDate", entry.published.toUTCString()),
-        textElement("description", escapeHtml(entry.excerpt)),
-        textElement("content:encoded", entry.contentHtml),
+        element("description", {}, cdata(escapeHtml(entry.excerpt))),
+        element("content:encoded", {}, cdata(entry.contentHtml)),
         textElement("dc:creator", entry.author),
         textElement("category", entry.category, { domain: entry.categoryUrl }),
         ...entry.tags.map((tag) => textElement("category", tag)),
@@ -226,7 +231,7 @@ function writeAtom(channel: Channel): string {
           : []),
         textElement("updated", entry.updated.toISOString()),
         textElement("summary", entry.excerpt),
-        textElement("content", entry.contentHtml, { type: "html" }),
+        element("content", { type: "html" }, cdata(entry.contentHtml)),
         element("author", {}, textElement("name", entry.author)),
         element("category", { term: entry.category, label: entry.category }),
         ...entry.tags.map((tag) => element("category", { term: tag, label: tag })),

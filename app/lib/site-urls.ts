@@ -31,9 +31,11 @@ export function absoluteUrl(siteUrl: string, path: string): string {
 export function resolveUrl(siteUrl: string, reference: string, base = absoluteUrl(siteUrl, "/")): string | undefined {
   const trimmed = reference.trim();
   if (trimmed.startsWith("/")) return absoluteUrl(siteUrl, trimmed);
-  if (URL.canParse(trimmed)) return trimmed;
-  return URL.canParse(trimmed, base) ? new URL(trimmed, base).href : undefined;
+  if (SCHEME.test(trimmed)) return URL.canParse(trimmed) ? trimmed : undefined;
+  return URL.parse(trimmed, base)?.href;
 }
+
+const SCHEME = /^[a-z][a-z\d+.-]*:/i;
 
 /**
  * The canonical address of a page: its path on SITE_URL, keeping only the `page` query

@@ -2,6 +2,7 @@ import { Parser } from "htmlparser2";
 
 /** The attributes of a post body that hold one address each (server/html.ts lets no others through). */
 const SINGLE_URL_ATTRIBUTES = new Set(["href", "src"]);
+const MAY_HOLD_URL = /\b(?:href|src|srcset)\s*=/i;
 
 interface Edit {
   start: number;
@@ -49,6 +50,8 @@ function rewriteSrcset(value: string, resolve: (url: string) => string | undefin
  * removed. Everything else in the fragment stays as it was, byte for byte.
  */
 export function rewriteHtmlUrls(html: string, resolve: (url: string) => string | undefined): string {
+  // Most of a feed's cost is parsing: a body without any address is not parsed at all.
+  if (!MAY_HOLD_URL.test(html)) return html;
   const edits: Edit[] = [];
   const parser = new Parser(
     {

@@ -266,7 +266,7 @@ describe.each(testDialects())("feeds on $dialect", ({ dialect, skip }) => {
         category: "Design",
         coverImage: cover.url,
         content: [
-          `<p><a href="/blog/elsewhere">on this site</a> <a href="#h-later">below</a>`,
+          `<p>Bell\u0007 and ]]> in a body. <a href="/blog/elsewhere">on this site</a> <a href="#h-later">below</a>`,
           ` <a href="notes/more">beside</a> <a href="/javascript:alert(1)">odd path</a>`,
           ` <a href="https://example.com/?a=1&amp;b=2">away</a> <a href="mailto:ada@example.com">mail</a></p>`,
           `<p><img src="${cover.url}" alt="Harbour"> <img src="/covers/plain.png" srcset="/covers/plain-2x.png 2x, /covers/plain.png 1x" alt="Plain"></p>`,
