@@ -137,6 +137,30 @@ function address(random: Random): string {
   return `10.${random.below(256)}.${random.below(256)}.${random.below(256)}`;
 }
 
+/** Entries a client writes before the one its proxy adds: never the address the blog counts (TRUST_PROXY=1). */
+const FORGED_HOPS = [
+  "127.0.0.1",
+  "::1",
+  "192.0.2.1",
+  "0.0.0.0",
+  "unknown",
+  "not an address",
+  "999.999.999.999",
+  "[::1]:443",
+  "10.0.0.1:8080",
+  "",
+  "_hidden",
+  "%zz",
+  "1.2.3.4".repeat(300),
+];
+
+/** X-Forwarded-For as a proxy forwards it: mostly one address, sometimes after a chain the client forged. */
+function forwardedFor(random: Random): string {
+  if (!random.chance(0.25)) return address(random);
+  const forged = Array.from({ length: 1 + random.below(5) }, () => random.pick(FORGED_HOPS));
+  return [...forged, address(random)].join(random.pick([", ", ",", " , "]));
+}
+
 function postId(random: Random, site: FuzzSite): string {
   if (random.chance(0.5)) return random.pick(site.postIds);
   return random.pick([
@@ -160,17 +184,35 @@ function maybeData(random: Random, pathname: string): string {
   return pathname === "/" ? "/_root.data" : `${pathname}.data`;
 }
 
+/** A value shaped like a signed cookie (payload, dot, 43 characters of signature) that this server never signed. */
+const FORGED_SIGNED_VALUE = `InRva2VuIg%3D%3D.${"A".repeat(43)}`;
+
+/** Junk in each cookie the blog signs: such a visitor is anonymous and may be served the page cache. */
+function junkCookie(random: Random, site: FuzzSite): string {
+  const name = random.pick(["blog_session", "blog_pending_comments", "blog_device", "blog_2fa"]);
+  return random.pick([
+    `${name}=x`,
+    `${name}=`,
+    `${name}=.`,
+    `${name}=${FORGED_SIGNED_VALUE}`,
+    `${name}=${urlComponent(random)}`,
+    `blog_session=x; ${site.adminCookie}`,
+    `${name}=${FORGED_SIGNED_VALUE}; ${name}=${FORGED_SIGNED_VALUE}`,
+  ]);
+}
+
 /** Cookies as a signed-in admin, an anonymous visitor or a tamperer would send them. */
 function cookie(random: Random, site: FuzzSite, signedIn: boolean): [string, string][] {
   if (signedIn) return [["Cookie", site.adminCookie]];
   const roll = random.below(10);
-  if (roll < 6) return [];
-  if (roll < 8) return [["Cookie", `${site.adminCookie.slice(0, -3)}${random.pick(["abc", "%zz", "=="])}`]];
+  if (roll < 5) return [];
+  if (roll < 7) return [["Cookie", `${site.adminCookie.slice(0, -3)}${random.pick(["abc", "%zz", "=="])}`]];
+  if (roll < 9) return [["Cookie", junkCookie(random, site)]];
   return [["Cookie", `blog_session=${urlComponent(random)}; theme=${urlComponent(random)}`]];
 }
 
 function headers(random: Random, site: FuzzSite, options: { signedIn: boolean; post: boolean }): [string, string][] {
-  const list: [string, string][] = [["X-Forwarded-For", address(random)]];
+  const list: [string, string][] = [["X-Forwarded-For", forwardedFor(random)]];
   if (options.post) {
     const origin = random.chance(0.9)
       ? site.origin
@@ -875,7 +917,8 @@ async function fuzz(databaseUrl: string, label: string, seed: number): Promise<v
     DATABASE_URL: databaseUrl,
     ADMIN_EMAIL: E2E_ADMIN.email,
     ADMIN_PASSWORD: E2E_ADMIN.password,
-    // Each request comes from its own X-Forwarded-For address, so rate limits answer only the bursts meant for them.
+    // Each request comes from its own X-Forwarded-For address, so rate limits answer only the bursts meant for them;
+    // one proxy is trusted, so the entries a client forges before that address are ignored.
     TRUST_PROXY: "1",
   });
   try {
