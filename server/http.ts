@@ -23,7 +23,7 @@ import {
   SESSION_COOKIE_NAME,
 } from "./session-cookie.ts";
 
-export const PENDING_COMMENTS_COOKIE_NAME = "blog_pending_comments";
+const PENDING_COMMENTS_COOKIE_NAME = "blog_pending_comments";
 /** Every method the blog answers; anything else (TRACE, PUT, DELETE, WebDAV…) is refused with 405. */
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
