@@ -47,7 +47,8 @@ export const siteSettingsSchema = z.object({
   footerText: z.string().trim().max(FOOTER_TEXT_MAX, `Footer text must be at most ${FOOTER_TEXT_MAX} characters`),
 });
 
-export type SiteSettingsInput = z.infer<typeof siteSettingsSchema>;
+/** The site's settings as saved (or defaulted); the request context adds the address it answers on. */
+export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
 export const siteSettingsForm = defineForm({
   fields: ["title", "description", "aboutUrl", "sourceUrl", "postsPerPage", "timeZone", "footerText"],

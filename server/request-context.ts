@@ -1,20 +1,16 @@
 import { type Cookie, createContext } from "react-router";
+import type { SiteSettings } from "#domain/site-settings.ts";
 import type { Logger } from "./logger.ts";
 import type { ContentTag } from "./services/content-changes.ts";
 import type { SessionUser } from "./services/auth.ts";
 import type { Services } from "./services/index.ts";
-import type { SiteSettings as StoredSiteSettings } from "./services/site-settings.ts";
 import type { DeviceCookie, SessionCookie, TwoFactorCookie } from "./session-cookie.ts";
-
-/** What the owner saved in Settings (or the defaults), and the address the site answers on. */
-export interface SiteSettings extends StoredSiteSettings {
-  siteUrl: string;
-}
 
 /** What the server hands every loader and action, per request (see server/http.ts). */
 export interface AppContext {
   services: Services;
-  site: SiteSettings;
+  /** What the owner saved in Settings (or the defaults), and the address the site answers on. */
+  site: SiteSettings & { siteUrl: string };
   logger: Logger;
   sessionCookie: SessionCookie;
   deviceCookie: DeviceCookie;

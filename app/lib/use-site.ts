@@ -1,6 +1,6 @@
 import { useContext } from "react";
 import { UNSAFE_DataRouterDataContext } from "react-router";
-import type { SiteSettings } from "#server/request-context.ts";
+import type { SiteSettings } from "#domain/site-settings.ts";
 import { DEFAULT_FOOTER_TEXT, DEFAULT_SITE_DESCRIPTION, DEFAULT_SITE_TITLE } from "#domain/site-defaults.ts";
 
 /**

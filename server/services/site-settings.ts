@@ -3,7 +3,7 @@ import {
   DEFAULT_FOOTER_TEXT,
   DEFAULT_SITE_DESCRIPTION,
   DEFAULT_SITE_TITLE,
-  type SiteSettingsInput,
+  type SiteSettings,
   siteSettingsSchema,
 } from "#domain/site-settings.ts";
 import { isDomainError } from "#domain/errors.ts";
@@ -15,8 +15,6 @@ import type { Actor, AuditLog } from "./audit.ts";
 
 /** How stale another server's change may be here: one cheap version query per second at most. */
 export const SITE_SETTINGS_CHECK_MS = 1000;
-
-export type SiteSettings = SiteSettingsInput;
 
 /** What a blog that never saved its settings shows: the environment's links, the built-in texts. */
 export function defaultSiteSettings(links: { aboutUrl: string; sourceUrl: string }): SiteSettings {
