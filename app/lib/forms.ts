@@ -29,7 +29,7 @@ function focusFirstInvalid<Field extends string>(
 }
 
 /**
- * The one form pattern (docs/decisions/0004-forms-and-errors.md). The browser checks the
+ * The one form pattern (docs/decisions/0004-forms-errors-and-layers.md). The browser checks the
  * submission with the schema the action uses, so most mistakes never leave the page;
  * without JavaScript, or on a page that loads none (docs/decisions/0011), the action's answer
  * shows the same messages. Either way the first invalid field gets focus.

@@ -1,6 +1,6 @@
 import type { CommentSettings } from "#domain/comment-settings.ts";
 
-/** WordPress's defaults, the bar this blog meets (docs/decisions/0004-comment-moderation.md). */
+/** WordPress's defaults, the bar this blog meets (docs/decisions/0008-comment-moderation.md). */
 export const COMMENT_POLICY = {
   /** More links than this and a comment waits for the writer. */
   maxLinks: 2,
