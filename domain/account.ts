@@ -23,7 +23,7 @@ const requiredTrimmed = (max: number, tooLong: string) =>
     .refine((value) => value.trim().length > 0, LOGIN_REQUIRED_MESSAGE)
     .refine((value) => value.length <= max, tooLong);
 
-/** Blankness is judged on trimmed values (SPEC §5); the password itself is used exactly as typed. */
+/** Blankness is judged on trimmed values (docs/spec.md §5); the password itself is used exactly as typed. */
 export const loginSchema = z.object({
   email: requiredTrimmed(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`).transform((value) => value.trim()),
   password: requiredTrimmed(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),

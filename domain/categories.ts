@@ -6,7 +6,7 @@ export function isCategory(value: string): value is Category {
   return (CATEGORIES as readonly string[]).includes(value);
 }
 
-/** Route values are lower case; the stored name has its first letter capitalised (SPEC §2). */
+/** Route values are lower case; the stored name has its first letter capitalised (docs/spec.md §2). */
 export function categoryFromRouteValue(routeValue: string): Category | undefined {
   const name = routeValue.charAt(0).toUpperCase() + routeValue.slice(1);
   return isCategory(name) ? name : undefined;

@@ -58,7 +58,7 @@ export interface CategorySummary {
   firstExcerpt: string;
 }
 
-/** SPEC §8: the message when a post could not be saved. */
+/** docs/spec.md §8: the message when a post could not be saved. */
 export const SAVE_FAILED_MESSAGE = "Failed to save post. Please try again.";
 
 export const POST_LIMITS = {

@@ -1,7 +1,7 @@
 const longDates = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * SPEC §9: dates are en-US long, e.g. "March 5, 2026", in the site's time zone (Settings;
+ * docs/spec.md §9: dates are en-US long, e.g. "March 5, 2026", in the site's time zone (Settings;
  * UTC by default). The zone is explicit, so server and browser agree.
  */
 export function formatDate(iso: string, timeZone = "UTC"): string {

@@ -12,7 +12,7 @@ export interface UseValidatedFormOptions<Field extends string> {
 export interface FieldState {
   id: string;
   error: string | undefined;
-  /** Editing a field clears its message (SPEC §5). */
+  /** Editing a field clears its message (docs/spec.md §5). */
   onEdit: () => void;
   /** The first field the action refused: focused as the page loads, when React does not run. */
   autoFocus?: boolean;

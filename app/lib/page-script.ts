@@ -4,8 +4,8 @@
  * before the body paints, and listens on `document`, so it serves markup rendered by the
  * server and by React the same way. Elements opt in with data attributes:
  *
- * - `data-theme-toggle` on a button: switches the theme (SPEC §1, stored under `theme`);
- * - `data-cover-image` on an image: `data-broken` is set on it while it fails (SPEC §8);
+ * - `data-theme-toggle` on a button: switches the theme (docs/spec.md §1, stored under `theme`);
+ * - `data-cover-image` on an image: `data-broken` is set on it while it fails (docs/spec.md §8);
  * - `data-menu` on a <details>: Escape closes it;
  * - `data-history-back` on a link: goes back when there is somewhere to go back to;
  * - `data-pending-label` on a submit button: shown, disabled, while the browser posts its form;

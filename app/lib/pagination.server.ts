@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { type Page, pageExists, parsePageParam } from "#domain/pagination.ts";
 import type { RouteErrorData } from "./route-errors.server";
 
-/** SPEC-style message for a page number that names no page. */
+/** Worded like the spec's other absences ('Post not found', docs/spec.md §8), for a page number that names no page. */
 export const PAGE_NOT_FOUND_MESSAGE = "Page not found";
 
 function pageNotFound(): never {

@@ -8,7 +8,7 @@ export function normaliseSearchQuery(raw: string | null | undefined): string {
   return Array.from(trimmed).slice(0, SEARCH_QUERY_MAX_LENGTH).join("").trim();
 }
 
-/** SPEC §2 words the count this way: '1 result', or 'N results found for "q"'. */
+/** docs/spec.md §2 words the count this way: '1 result', or 'N results found for "q"'. */
 export function searchResultsLabel(count: number, query: string): string {
   return count === 1 ? "1 result" : `${count} results found for "${query}"`;
 }

@@ -15,7 +15,7 @@ import { findFreePort, type StartedServer, startServer } from "./server-support.
 
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const ADMIN = { email: "cache-admin@example.com", password: "page cache test password" };
-/** SPEC: another server serves the new page within a second of the write. */
+/** How soon another server must serve the new page after the write. */
 const CROSS_SERVER_BOUND_MS = 1_000;
 const ADMIN_MARKER = "Admin Dashboard";
 

@@ -8,7 +8,7 @@ import { TagList } from "./tag-list";
 
 export type PostCardVariant = "featured" | "standard" | "list" | "compact";
 
-/** SPEC §9: the featured card shows more of the excerpt and more tags than the others. */
+/** docs/spec.md §9: the featured card shows more of the excerpt and more tags than the others. */
 export const CARD_LIMITS: Record<PostCardVariant, { excerpt: number; tags: number }> = {
   featured: { excerpt: 120, tags: 3 },
   standard: { excerpt: 100, tags: 2 },

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { useSite } from "~/lib/use-site";
 import { categoryPath } from "#domain/categories.ts";
 
-/** SPEC §2: the footer links these four categories, whatever else exists. */
+/** docs/spec.md §2: the footer links these four categories, whatever else exists. */
 const FOOTER_CATEGORIES = ["Development", "Technology", "Design", "Business"] as const;
 
 const footerLinkStyles =

@@ -3,7 +3,7 @@ import { MEDIA_PATH_PATTERN, type ImageFormat, isImageFormat, srcsetFor, variant
 interface CoverImageProps {
   src: string;
   alt: string;
-  /** Shown instead of the image when it fails to load (SPEC §8). */
+  /** Shown instead of the image when it fails to load (docs/spec.md §8). */
   fallbackText: string;
   className?: string;
   loading?: "eager" | "lazy";

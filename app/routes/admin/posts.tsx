@@ -18,7 +18,7 @@ import type { Route } from "./+types/posts";
 
 const POST_LIST_COLUMNS = ["Title", "Author", "Category", "Date", "Status", "Actions"] as const;
 
-/** SPEC §9: admin titles are cut at 40 characters. */
+/** docs/spec.md §9: admin titles are cut at 40 characters. */
 const TITLE_MAX = 40;
 const QUERY_MAX = 200;
 const SEARCH_DEBOUNCE_MS = 300;
@@ -77,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirect(back, { headers: { "Set-Cookie": await setFlash(request, "deleted") } });
     }
   } catch (error) {
-    // SPEC §8: a failed delete is logged only; the admin sees the list as it was.
+    // docs/spec.md §8: a failed delete is logged only; the admin sees the list as it was.
     if (!isDomainError(error, "DATABASE_UNAVAILABLE")) throw error;
     recordFailure(error.cause ?? error);
   }

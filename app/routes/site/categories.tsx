@@ -9,7 +9,7 @@ import { throwAsRouteError } from "~/lib/route-errors.server";
 import type { Route } from "./+types/categories";
 import { staticPage } from "~/lib/static-page";
 
-/** SPEC §9: a category card shows the first 80 characters of its newest post's excerpt. */
+/** docs/spec.md §9: a category card shows the first 80 characters of its newest post's excerpt. */
 const CATEGORY_EXCERPT_LENGTH = 80;
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -4,7 +4,7 @@ import { seoMeta, withSite } from "~/lib/meta";
 import type { Route } from "./+types/privacy";
 import { staticPage } from "~/lib/static-page";
 
-/** SPEC §2: the policy pages show today's date as the last-updated date. */
+/** docs/spec.md §2: the policy pages show today's date as the last-updated date. */
 export function loader() {
   return { lastUpdated: new Date().toISOString() };
 }
