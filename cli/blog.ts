@@ -25,7 +25,7 @@ import { seedDemoContent } from "../server/services/demo.ts";
 import { createServices } from "../server/services/index.ts";
 import { generateBenchData } from "../bench/data.ts";
 import { isZip } from "../server/services/import-archive.ts";
-import { refuseTooLarge } from "../server/services/portability.ts";
+import { refuseTooLarge } from "../server/services/import-report.ts";
 import { readSecret } from "./read-secret.ts";
 
 const USAGE = `Usage: npm run blog -- <command>

@@ -1,4 +1,4 @@
-// Reading the .zip export (portability.ts writes it): the JSON document, the images' records
+// Reading the .zip export (export.ts writes it): the JSON document, the images' records
 // and their files. Entry names are only ever matched, never used as paths on disk.
 import type { Entry, ZipFile } from "yauzl";
 import { z } from "zod";
@@ -6,6 +6,7 @@ import { DomainError } from "#domain/errors.ts";
 import { ACCEPTED_IMAGE_TYPES, type ImageFormat, isImageFormat, MEDIA_LIMITS } from "#domain/media.ts";
 import { IMPORT_MAX_BYTES, IMPORT_TOO_LARGE_MESSAGE } from "#domain/portability.ts";
 import { parseExportJson } from "./import-formats.ts";
+import { refuse } from "./import-report.ts";
 
 export const ARCHIVE_EXPORT_NAME = "inkwell-export.json";
 export const ARCHIVE_MEDIA_NAME = "media.json";
@@ -16,10 +17,6 @@ const MAX_ENTRIES = 200_000;
 /** The four bytes every zip starts with (a local file header). */
 export function isZip(head: Buffer): boolean {
   return head.length >= 4 && head.readUInt32LE(0) === 0x04034b50;
-}
-
-function refuse(message: string): never {
-  throw new DomainError("IMPORT_REFUSED", message);
 }
 
 const mediaRecordSchema = z.object({
