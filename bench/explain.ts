@@ -42,7 +42,7 @@ async function explain(query: CompiledQuery): Promise<string[]> {
     );
     return rows.map((row) => row.detail);
   }
-  // The search runs with sequential scans off (repositories/posts.ts); so is its plan here.
+  // The search runs with sequential scans off (repositories/posts-search.ts); so is its plan here.
   return handle.db.transaction().execute(async (trx) => {
     if (/ilike/.test(query.sql)) await trx.executeQuery(CompiledQuery.raw("set local enable_seqscan = off"));
     const { rows } = await trx.executeQuery<{ "QUERY PLAN": string }>(

@@ -3,7 +3,8 @@
 import { performance } from "node:perf_hooks";
 import type { DatabaseHandle } from "../server/db/connect.ts";
 import { htmlToText } from "../server/html.ts";
-import { insertPost, searchPublishedPosts } from "../server/repositories/posts.ts";
+import { insertPost } from "../server/repositories/posts.ts";
+import { searchPublishedPosts } from "../server/repositories/posts-search.ts";
 import { toPostFields } from "../server/services/posts.ts";
 import { onScratchDatabases } from "./scratch-databases.ts";
 

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { newId, toIsoString } from "./posts.ts";
+import { newId, toIsoString } from "./rows.ts";
 
 export interface AuditEntry {
   id: string;

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Comment, CommentStatus } from "#domain/comment.ts";
 import type { Database } from "../db/schema.ts";
-import { newId, toIsoString } from "./posts.ts";
+import { newId, toIsoString } from "./rows.ts";
 
 /** A comment as the moderator sees it: never the raw address, only its hash. */
 export interface ModeratedComment extends Comment {

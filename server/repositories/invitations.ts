@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Role } from "#domain/account.ts";
 import type { Database } from "../db/schema.ts";
 import { type AdminAccount, findAdminByEmail, insertAdmin, normaliseEmail } from "./admins.ts";
-import { newId, toIsoString } from "./posts.ts";
+import { newId, toIsoString } from "./rows.ts";
 
 export interface Invitation {
   id: string;

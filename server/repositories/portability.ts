@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { mediaHashesIn } from "#domain/media.ts";
 import { replaceMediaUses } from "./media.ts";
-import { writeTagsAndSearch } from "./posts.ts";
+import { writeTagsAndSearch } from "./posts-search.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction } from "kysely";
 import type { Database, PostRevisionsTable } from "../db/schema.ts";
 import type { PostRevision, PostRevisionSummary } from "#domain/revision.ts";
-import { newId, toIsoString } from "./posts.ts";
+import { newId, toIsoString } from "./rows.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { toIsoString } from "./posts.ts";
+import { toIsoString } from "./rows.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { toIsoString } from "./posts.ts";
+import { toIsoString } from "./rows.ts";
 
 export interface RateLimitState {
   hits: number;

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Role } from "#domain/account.ts";
 import type { Database } from "../db/schema.ts";
-import { toIsoString } from "./posts.ts";
+import { toIsoString } from "./rows.ts";
 
 export interface SessionRecord {
   adminId: string;

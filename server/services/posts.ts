@@ -25,6 +25,8 @@ import { firstFreeSlug, slugFromTitle, toSlug } from "../slugs.ts";
 import * as comments from "../repositories/comments.ts";
 import * as revisions from "../repositories/post-revisions.ts";
 import * as posts from "../repositories/posts.ts";
+import * as publicPosts from "../repositories/posts-public.ts";
+import * as postSearch from "../repositories/posts-search.ts";
 import * as previewTokens from "../repositories/preview-tokens.ts";
 import { renderPostBody } from "../render/post-body.ts";
 import { createToken, hashToken } from "./tokens.ts";
@@ -87,7 +89,7 @@ function withRenderedBody(fields: Omit<PostFields, "contentHtml" | "readingMinut
 
 /** A published post; a draft is "not available" rather than missing, as the spec words it. */
 export async function requirePublicPost(db: Kysely<Database>, id: string, now: Date): Promise<Post> {
-  const post = await guardDatabase(() => posts.findPublicPostById(db, id, now.toISOString()));
+  const post = await guardDatabase(() => publicPosts.findPublicPostById(db, id, now.toISOString()));
   if (post) return post;
   if (await guardDatabase(() => posts.postExists(db, id))) {
     throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
@@ -144,9 +146,9 @@ export function createPostService({
         // One small indexed query per category rather than a window over every post.
         const at = timestamp();
         const [newest, ...perCategory] = await Promise.all([
-          posts.listNewestPublishedPosts(db, at, 1 + HOME_LATEST_COUNT),
+          publicPosts.listNewestPublishedPosts(db, at, 1 + HOME_LATEST_COUNT),
           ...HOME_CATEGORY_ORDER.map((category) =>
-            posts.listNewestPublishedPostsInCategory(db, at, category, HOME_PER_CATEGORY),
+            publicPosts.listNewestPublishedPostsInCategory(db, at, category, HOME_PER_CATEGORY),
           ),
         ]);
         const [featured, ...latest] = newest;
@@ -169,17 +171,19 @@ export function createPostService({
       const request = { page, pageSize };
       return guardDatabase(() =>
         query?.trim()
-          ? posts.searchPublishedPosts(db, dialect, query, timestamp(), request)
-          : posts.listPublishedPosts(db, timestamp(), request),
+          ? postSearch.searchPublishedPosts(db, dialect, query, timestamp(), request)
+          : publicPosts.listPublishedPosts(db, timestamp(), request),
       );
     },
 
     async listCategoryPosts(category: Category, page = 1, pageSize = POSTS_PER_PAGE): Promise<Page<PostSummary>> {
-      return guardDatabase(() => posts.listPublishedPostsByCategory(db, timestamp(), category, { page, pageSize }));
+      return guardDatabase(() =>
+        publicPosts.listPublishedPostsByCategory(db, timestamp(), category, { page, pageSize }),
+      );
     },
 
     async summariseCategories() {
-      return guardDatabase(() => posts.summarisePublishedCategories(db, timestamp(), CATEGORIES));
+      return guardDatabase(() => publicPosts.summarisePublishedCategories(db, timestamp(), CATEGORIES));
     },
 
     /**
@@ -194,7 +198,7 @@ export function createPostService({
         Promise.all([
           comments.listCommentsForPost(db, id, pageWindow(commentPage, COMMENTS_PER_PAGE)),
           comments.countCommentsForPost(db, id),
-          posts.pickRelatedPublishedPosts(db, timestamp(), post.category, id, RELATED_POSTS_COUNT, random),
+          publicPosts.pickRelatedPublishedPosts(db, timestamp(), post.category, id, RELATED_POSTS_COUNT, random),
           media.findMediaByHashes(db, mediaHashesIn(post.content)),
         ]),
       );
@@ -214,18 +218,18 @@ export function createPostService({
 
     /** When the public view next changes by itself: the earliest scheduled post still ahead, or null. */
     async nextScheduledPublishAt(): Promise<string | null> {
-      return guardDatabase(() => posts.nextScheduledPublishAt(db, timestamp()));
+      return guardDatabase(() => publicPosts.nextScheduledPublishAt(db, timestamp()));
     },
 
     /** The newest published posts (bodies as sanitised when saved), of one category when given: a feed's items. */
     async listFeedPosts(category?: Category): Promise<Post[]> {
       return guardDatabase(() =>
-        posts.listNewestPublishedPostsWithContent(db, timestamp(), { limit: FEED_POST_COUNT, category }),
+        publicPosts.listNewestPublishedPostsWithContent(db, timestamp(), { limit: FEED_POST_COUNT, category }),
       );
     },
 
     async countPublishedPosts(): Promise<number> {
-      return guardDatabase(() => posts.countPublishedPosts(db, timestamp()));
+      return guardDatabase(() => publicPosts.countPublishedPosts(db, timestamp()));
     },
 
     /**
@@ -234,12 +238,13 @@ export function createPostService({
      */
     async *streamPublishedPostAddresses(start: number, count: number, batch = 1000) {
       const at = timestamp();
-      let afterId = start === 0 ? undefined : await guardDatabase(() => posts.findPublishedPostIdAt(db, at, start - 1));
+      let afterId =
+        start === 0 ? undefined : await guardDatabase(() => publicPosts.findPublishedPostIdAt(db, at, start - 1));
       if (start > 0 && afterId === undefined) return;
       let remaining = count;
       while (remaining > 0) {
         const page = await guardDatabase(() =>
-          posts.listPublishedPostAddresses(db, at, { afterId, limit: Math.min(batch, remaining) }),
+          publicPosts.listPublishedPostAddresses(db, at, { afterId, limit: Math.min(batch, remaining) }),
         );
         if (page.length > 0) yield page;
         if (page.length < Math.min(batch, remaining)) return;
@@ -249,7 +254,7 @@ export function createPostService({
     },
 
     async listCategoryUpdates() {
-      return guardDatabase(() => posts.listPublishedCategoryUpdates(db, timestamp(), CATEGORIES));
+      return guardDatabase(() => publicPosts.listPublishedCategoryUpdates(db, timestamp(), CATEGORIES));
     },
 
     /** A page of every post for the admin list, each with what it is right now: draft, scheduled or published. */
@@ -395,7 +400,9 @@ export function createPostService({
     async getPreview(token: string): Promise<Post> {
       const postId = await guardDatabase(() => previewTokens.findPreviewPostId(db, hashToken(token)));
       const post = postId ? await guardDatabase(() => posts.findPostById(db, postId)) : undefined;
-      const isPublic = post ? await guardDatabase(() => posts.findPublicPostById(db, post.id, timestamp())) : undefined;
+      const isPublic = post
+        ? await guardDatabase(() => publicPosts.findPublicPostById(db, post.id, timestamp()))
+        : undefined;
       if (!post || isPublic) throw new DomainError("PREVIEW_NOT_FOUND", "This preview link has ended");
       return post;
     },
