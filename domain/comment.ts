@@ -36,6 +36,12 @@ export const commentForm = defineForm({
 
 export type CommentField = (typeof commentForm.fields)[number];
 
+/** The comment form's trap field: people never see it, bots that fill every field do (server/services/comment-policy.ts). */
+export const HONEYPOT_FIELD = "website";
+
+/** Shown in place of the form, and as the refusal of a comment sent anyway. */
+export const COMMENTS_CLOSED_MESSAGE = "Comments are closed";
+
 export const COMMENT_STATUSES = ["pending", "approved", "spam"] as const;
 export type CommentStatus = (typeof COMMENT_STATUSES)[number];
 

@@ -6,7 +6,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
-import { createCookie, RouterContextProvider, type ServerBuild } from "react-router";
+import { RouterContextProvider, type ServerBuild } from "react-router";
 import { IMPORT_MAX_BYTES } from "#domain/portability.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
@@ -18,12 +18,13 @@ import type { Services } from "./services/index.ts";
 import {
   carriesSignedCookie,
   createDeviceCookie,
+  createPendingCommentsCookie,
   createSessionCookie,
   createTwoFactorCookie,
+  PENDING_COMMENTS_COOKIE_NAME,
   SESSION_COOKIE_NAME,
 } from "./session-cookie.ts";
 
-const PENDING_COMMENTS_COOKIE_NAME = "blog_pending_comments";
 /** Every method the blog answers; anything else (TRACE, PUT, DELETE, WebDAV…) is refused with 405. */
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
@@ -285,14 +286,7 @@ export function createHttpApp(options: HttpAppOptions) {
   const sessionCookie = createSessionCookie(cookieOptions);
   const deviceCookie = createDeviceCookie(cookieOptions);
   const twoFactorCookie = createTwoFactorCookie(cookieOptions);
-  const pendingCommentsCookie = createCookie(PENDING_COMMENTS_COOKIE_NAME, {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config.siteUrl.startsWith("https:"),
-    path: "/",
-    maxAge: 30 * 24 * 60 * 60,
-    secrets: [sessionSecret],
-  });
+  const pendingCommentsCookie = createPendingCommentsCookie(cookieOptions);
   const isDev = "viteMiddleware" in options.assets;
 
   app.use(

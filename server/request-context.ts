@@ -1,10 +1,10 @@
-import { type Cookie, createContext } from "react-router";
+import { createContext } from "react-router";
 import type { SiteSettings } from "#domain/site-settings.ts";
 import type { Logger } from "./logger.ts";
 import type { ContentTag } from "./services/content-changes.ts";
 import type { SessionUser } from "./services/auth.ts";
 import type { Services } from "./services/index.ts";
-import type { DeviceCookie, SessionCookie, TwoFactorCookie } from "./session-cookie.ts";
+import type { DeviceCookie, PendingCommentsCookie, SessionCookie, TwoFactorCookie } from "./session-cookie.ts";
 
 /** What the server hands every loader and action, per request (see server/http.ts). */
 export interface AppContext {
@@ -15,8 +15,7 @@ export interface AppContext {
   sessionCookie: SessionCookie;
   deviceCookie: DeviceCookie;
   twoFactorCookie: TwoFactorCookie;
-  /** Signed list of the visitor's own comments awaiting moderation, so only they see them. */
-  pendingCommentsCookie: Cookie;
+  pendingCommentsCookie: PendingCommentsCookie;
   /** Marks this page cacheable for anonymous readers, tagged by what it shows (server/page-cache.ts). */
   tagPage: (tags: readonly (ContentTag | "static")[]) => void;
   clientAddress: string;

@@ -1,6 +1,11 @@
 import { createCookie } from "react-router";
 import { describe, expect, it } from "vitest";
-import { carriesSignedCookie, SESSION_COOKIE_NAME } from "./session-cookie.ts";
+import {
+  carriesSignedCookie,
+  createPendingCommentsCookie,
+  PENDING_COMMENTS_COOKIE_NAME,
+  SESSION_COOKIE_NAME,
+} from "./session-cookie.ts";
 
 const SECRET = "session cookie test secret, 32 characters or more";
 
@@ -43,8 +48,43 @@ describe("carriesSignedCookie", () => {
   });
 
   it("reads only the cookie it is asked about", async () => {
-    const pending = await signed(["comment"], SECRET, "blog_pending_comments");
-    expect(carriesSignedCookie(pending, "blog_pending_comments", SECRET)).toBe(true);
+    const pending = await signed(["comment"], SECRET, PENDING_COMMENTS_COOKIE_NAME);
+    expect(carriesSignedCookie(pending, PENDING_COMMENTS_COOKIE_NAME, SECRET)).toBe(true);
     expect(carriesSignedCookie(pending, SESSION_COOKIE_NAME, SECRET)).toBe(false);
+  });
+});
+
+describe("the held-comments cookie", () => {
+  const cookie = createPendingCommentsCookie({ secret: SECRET, secure: true });
+  const requestWith = (header: string | undefined) =>
+    new Request("https://blog.test/blog/post", header === undefined ? {} : { headers: { Cookie: header } });
+
+  it("remembers a visitor's newest 20 held comments for 30 days, signed, out of scripts' reach", async () => {
+    let header: string | undefined;
+    for (let index = 1; index <= 22; index += 1) {
+      const setCookie = await cookie.remember(requestWith(header), `comment-${index}`);
+      expect(setCookie).toMatch(/; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+      header = setCookie.split(";")[0];
+    }
+    expect(carriesSignedCookie(header, "blog_pending_comments", SECRET)).toBe(true);
+    const remembered = await cookie.read(requestWith(header));
+    expect(remembered).toHaveLength(20);
+    expect([remembered[0], remembered.at(-1)]).toEqual(["comment-3", "comment-22"]);
+  });
+
+  it("reads nothing from a missing, forged or malformed cookie", async () => {
+    const forged = await signed(
+      ["comment-1"],
+      "another server's secret, 32 characters or more",
+      "blog_pending_comments",
+    );
+    for (const header of [
+      undefined,
+      "blog_pending_comments=x",
+      forged,
+      await signed("comment-1", SECRET, "blog_pending_comments"),
+    ]) {
+      expect(await cookie.read(requestWith(header)), header).toEqual([]);
+    }
   });
 });

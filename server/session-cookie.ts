@@ -133,3 +133,43 @@ export function createTwoFactorCookie({ secret, secure }: { secret: string; secu
     clear: () => cookie.serialize("", { maxAge: 0 }),
   };
 }
+
+export const PENDING_COMMENTS_COOKIE_NAME = "blog_pending_comments";
+/** How many of a visitor's held comments their cookie remembers (docs/decisions/0008-comment-moderation.md). */
+const PENDING_COMMENTS_MAX = 20;
+const PENDING_COMMENTS_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+
+/**
+ * The ids of a visitor's own comments awaiting moderation, signed, so that they, and only
+ * they, still see those comments under the post. Anyone can send the cookie's name; only a
+ * value this server signed makes a page personal (server/http.ts, the page cache).
+ */
+export interface PendingCommentsCookie {
+  /** The newest few ids; [] when the cookie is absent or forged. */
+  read(request: Request): Promise<string[]>;
+  /** A Set-Cookie value that adds one held comment, keeping only the newest few. */
+  remember(request: Request, commentId: string): Promise<string>;
+}
+
+export function createPendingCommentsCookie({
+  secret,
+  secure,
+}: {
+  secret: string;
+  secure: boolean;
+}): PendingCommentsCookie {
+  const cookie = signedCookie(PENDING_COMMENTS_COOKIE_NAME, { secret, secure });
+  const read = async (request: Request): Promise<string[]> => {
+    const value: unknown = await cookie.parse(request.headers.get("Cookie"));
+    return Array.isArray(value)
+      ? value.filter((id): id is string => typeof id === "string").slice(-PENDING_COMMENTS_MAX)
+      : [];
+  };
+  return {
+    read,
+    async remember(request, commentId) {
+      const ids = [...(await read(request)), commentId].slice(-PENDING_COMMENTS_MAX);
+      return cookie.serialize(ids, { maxAge: PENDING_COMMENTS_MAX_AGE_SECONDS });
+    },
+  };
+}

@@ -1,7 +1,18 @@
 import { type Kysely, sql } from "kysely";
 import type { Comment, CommentStatus } from "#domain/comment.ts";
 import type { Database } from "../db/schema.ts";
+import { selectPublicPosts } from "./posts-public.ts";
 import { newId, toIsoString } from "./rows.ts";
+
+/** What taking a comment needs to know of its post: never its body. */
+export interface CommentablePost {
+  id: string;
+  /** The post's current address, where the comment shows. */
+  slug: string;
+  /** "Close comments after N days" counts from here (comment-policy.ts). */
+  createdAt: string;
+  commentsClosed: boolean;
+}
 
 /** A comment as the moderator sees it: never the raw address, only its hash. */
 export interface ModeratedComment extends Comment {
@@ -112,41 +123,94 @@ export async function insertComment(
   return { id, postId: fields.postId, author: fields.author, content: fields.content, createdAt: fields.createdAt };
 }
 
-/** When this address last left a comment that was stored, if ever. */
-export async function findLastCommentAt(db: Kysely<Database>, ipHash: string): Promise<string | undefined> {
+/**
+ * The post a comment sent to /blog/{address} is for, in one statement. The address names a
+ * post by its slug, then a slug it had before, then its id (as findPostIdByAddress reads it
+ * for the page); the publishing rule decides whether visitors may comment on it. `post` is
+ * undefined when a post has the address but is not public.
+ */
+export async function findCommentablePost(
+  db: Kysely<Database>,
+  address: string,
+  now: string,
+): Promise<{ post: CommentablePost | undefined } | undefined> {
+  const addressed = db
+    .selectFrom("posts")
+    .select(["posts.id", sql<number>`1`.as("rank")])
+    .where("posts.slug", "=", address)
+    .unionAll(
+      db
+        .selectFrom("post_slug_history")
+        .select(["post_slug_history.post_id as id", sql<number>`2`.as("rank")])
+        .where("post_slug_history.slug", "=", address),
+    )
+    .unionAll(
+      db
+        .selectFrom("posts")
+        .select(["posts.id", sql<number>`3`.as("rank")])
+        .where("posts.id", "=", address),
+    )
+    .as("addressed");
+  const commentable = selectPublicPosts(db, now)
+    .select(["posts.id", "posts.slug", "posts.created_at", "posts.comments_closed"])
+    .as("commentable");
   const row = await db
-    .selectFrom("comments")
-    .select("created_at")
-    .where("ip_hash", "=", ipHash)
-    .orderBy("created_at", "desc")
+    .selectFrom(addressed)
+    .leftJoin(commentable, "commentable.id", "addressed.id")
+    .select(["commentable.id", "commentable.slug", "commentable.created_at", "commentable.comments_closed"])
+    .orderBy("addressed.rank")
     .limit(1)
     .executeTakeFirst();
-  return row ? toIsoString(row.created_at) : undefined;
+  if (!row) return undefined;
+  if (row.id === null || row.slug === null || row.created_at === null || row.comments_closed === null) {
+    return { post: undefined };
+  }
+  return {
+    post: {
+      id: row.id,
+      slug: row.slug,
+      createdAt: toIsoString(row.created_at),
+      commentsClosed: row.comments_closed === 1,
+    },
+  };
 }
 
-export async function hasSameCommentSince(
+/** What the comment policy asks of the sender's address (comment-policy.ts CommentFacts), in one statement. */
+export async function describeAddress(
   db: Kysely<Database>,
   fields: { ipHash: string; postId: string; content: string; since: string },
-): Promise<boolean> {
+): Promise<{ lastCommentAt: string | undefined; postedSameTextRecently: boolean; onSpamList: boolean }> {
   const row = await db
-    .selectFrom("comments")
-    .select("id")
-    .where("ip_hash", "=", fields.ipHash)
-    .where("created_at", ">", fields.since)
-    .where("post_id", "=", fields.postId)
-    .where("content", "=", fields.content)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function isSpamAddress(db: Kysely<Database>, ipHash: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("comment_spam_addresses")
-    .select("ip_hash")
-    .where("ip_hash", "=", ipHash)
-    .executeTakeFirst();
-  return row !== undefined;
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom("comments")
+        .select("created_at")
+        .where("ip_hash", "=", fields.ipHash)
+        .orderBy("created_at", "desc")
+        .limit(1)
+        .as("last_comment_at"),
+      eb
+        .exists(
+          eb
+            .selectFrom("comments")
+            .select("id")
+            .where("ip_hash", "=", fields.ipHash)
+            .where("created_at", ">", fields.since)
+            .where("post_id", "=", fields.postId)
+            .where("content", "=", fields.content),
+        )
+        .as("posted_same_text"),
+      eb
+        .exists(eb.selectFrom("comment_spam_addresses").select("ip_hash").where("ip_hash", "=", fields.ipHash))
+        .as("on_spam_list"),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    lastCommentAt: row.last_comment_at === null ? undefined : toIsoString(row.last_comment_at),
+    // SQLite answers 0 or 1, PostgreSQL false or true.
+    postedSameTextRecently: Boolean(row.posted_same_text),
+    onSpamList: Boolean(row.on_spam_list),
+  };
 }
 
 export interface ModerationFilter {

@@ -2,14 +2,15 @@ import { createHmac } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Comment, CommentInput, CommentStatus, ModerationAction } from "#domain/comment.ts";
 import { type CommentSettings, commentSettingsSchema, DEFAULT_COMMENT_SETTINGS } from "#domain/comment-settings.ts";
+import { COMMENTS_PER_PAGE, type Page, pageWindow } from "#domain/pagination.ts";
 import type { Database } from "../db/schema.ts";
+import { COMMENTS_CLOSED_MESSAGE } from "#domain/comment.ts";
 import { DomainError, RateLimitedError } from "#domain/errors.ts";
 import { guardDatabase } from "../errors.ts";
 import * as comments from "../repositories/comments.ts";
 import { type ContentChanges, createContentChanges, postTag } from "./content-changes.ts";
 import * as settings from "../repositories/settings.ts";
 import { areCommentsClosed, COMMENT_POLICY, decideComment } from "./comment-policy.ts";
-import { requirePublicPostAt } from "./posts.ts";
 import { createRateLimiter, type RateLimitPolicy } from "./rate-limit.ts";
 
 /**
@@ -20,9 +21,6 @@ export const COMMENT_RATE_LIMIT: RateLimitPolicy = { maxHits: 20, windowMs: 10 *
 
 /** One page of the Comments screen; also the most ids one moderation request may name. */
 export const MODERATION_PAGE_SIZE = 50;
-
-/** How many of a visitor's held comments their cookie remembers. */
-export const VISITOR_PENDING_MAX = 20;
 
 const SETTINGS_KEY = "comments";
 const COMMENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -56,6 +54,17 @@ export function createCommentService({
   const validIds = (ids: readonly string[]) =>
     [...new Set(ids)].filter((id) => COMMENT_ID_PATTERN.test(id)).slice(0, MODERATION_PAGE_SIZE);
 
+  /** One page of a post's approved comments, newest first: all the public ever sees of them. */
+  async function listPublicComments(postId: string, page = 1): Promise<Page<Comment>> {
+    const [items, total] = await guardDatabase(() =>
+      Promise.all([
+        comments.listCommentsForPost(db, postId, pageWindow(page, COMMENTS_PER_PAGE)),
+        comments.countCommentsForPost(db, postId),
+      ]),
+    );
+    return { items, total, page, pageSize: COMMENTS_PER_PAGE };
+  }
+
   async function readSettings(): Promise<CommentSettings> {
     const stored = await guardDatabase(() => settings.readSetting(db, SETTINGS_KEY));
     const parsed = commentSettingsSchema.safeParse(stored ?? {});
@@ -74,7 +83,8 @@ export function createCommentService({
      * addresses (its slug, a former slug, its id); the answer carries the current slug, where
      * the comment shows. With the visitor's address, each attempt counts against that
      * address's budget first, so refused spam costs one write; then the policy
-     * (comment-policy.ts) publishes, holds or refuses it.
+     * (comment-policy.ts) publishes, holds or refuses it. Five statements at most, none
+     * reading the post's body (tests/integration/comments.test.ts counts them).
      */
     async addComment(
       postAddress: string,
@@ -82,28 +92,26 @@ export function createCommentService({
       visitor?: Visitor,
     ): Promise<Comment & { status: CommentStatus; postSlug: string }> {
       if (visitor) await limiter.consume(`comment:${visitor.clientAddress}`, rateLimit);
-      const post = await requirePublicPostAt(db, postAddress, now());
+      const at = now();
+      const found = await guardDatabase(() => comments.findCommentablePost(db, postAddress, at.toISOString()));
+      if (!found) throw new DomainError("POST_NOT_FOUND", "Post not found");
+      const { post } = found;
+      if (!post) throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
       const postId = post.id;
 
-      const at = now();
       const ipHash = visitor ? hashAddress(visitor.clientAddress) : null;
       const [policySettings, address] = await Promise.all([
         readSettings(),
         ipHash === null
           ? null
-          : guardDatabase(async () => {
-              const [lastCommentAt, postedSameTextRecently, onSpamList] = await Promise.all([
-                comments.findLastCommentAt(db, ipHash),
-                comments.hasSameCommentSince(db, {
-                  ipHash,
-                  postId,
-                  content: input.content,
-                  since: new Date(at.getTime() - COMMENT_POLICY.duplicateWindowMs).toISOString(),
-                }),
-                comments.isSpamAddress(db, ipHash),
-              ]);
-              return { lastCommentAt, postedSameTextRecently, onSpamList };
-            }),
+          : guardDatabase(() =>
+              comments.describeAddress(db, {
+                ipHash,
+                postId,
+                content: input.content,
+                since: new Date(at.getTime() - COMMENT_POLICY.duplicateWindowMs).toISOString(),
+              }),
+            ),
       ]);
       const decision = decideComment(
         { ...input, honeypot: visitor?.honeypot ?? "" },
@@ -112,7 +120,7 @@ export function createCommentService({
       if (decision.outcome === "refuse") {
         switch (decision.refusal) {
           case "closed":
-            throw new DomainError("COMMENTS_CLOSED", "Comments are closed");
+            throw new DomainError("COMMENTS_CLOSED", COMMENTS_CLOSED_MESSAGE);
           case "honeypot":
             throw new DomainError("COMMENT_REFUSED", "Comment refused: the hidden field was filled in");
           case "duplicate":
@@ -138,17 +146,25 @@ export function createCommentService({
       return { ...comment, status, postSlug: post.slug };
     },
 
-    /** Whether a post takes comments now, and which of the visitor's own held comments to show them. */
+    listPublicComments,
+
+    /**
+     * Everything under a post's article: a page of its approved comments (newest first),
+     * whether it takes comments now, and which of the visitor's own held comments
+     * (`visitorPendingIds`, from their cookie) to show them.
+     */
     async describeThread(
       post: { id: string; createdAt: string; commentsClosed: boolean },
-      visitorPendingIds: readonly string[],
-    ): Promise<{ open: boolean; awaitingModeration: Comment[] }> {
-      const ids = validIds(visitorPendingIds).slice(-VISITOR_PENDING_MAX);
-      const [policySettings, awaitingModeration] = await Promise.all([
+      visitorPendingIds: readonly string[] = [],
+      commentPage = 1,
+    ): Promise<{ comments: Page<Comment>; open: boolean; awaitingModeration: Comment[] }> {
+      const ids = validIds(visitorPendingIds);
+      const [page, policySettings, awaitingModeration] = await Promise.all([
+        listPublicComments(post.id, commentPage),
         readSettings(),
         guardDatabase(() => comments.listPendingCommentsByIds(db, post.id, ids)),
       ]);
-      return { open: !areCommentsClosed(post, policySettings, now()), awaitingModeration };
+      return { comments: page, open: !areCommentsClosed(post, policySettings, now()), awaitingModeration };
     },
 
     async countPending(): Promise<number> {

@@ -10,8 +10,7 @@ import {
 } from "#domain/post.ts";
 import type { PostRevision, PostRevisionSummary } from "#domain/revision.ts";
 import { CATEGORIES, type Category } from "#domain/categories.ts";
-import type { Comment } from "#domain/comment.ts";
-import { ADMIN_POSTS_PER_PAGE, COMMENTS_PER_PAGE, type Page, pageWindow, POSTS_PER_PAGE } from "#domain/pagination.ts";
+import { ADMIN_POSTS_PER_PAGE, type Page, POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Dialect } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "#domain/errors.ts";
@@ -22,7 +21,6 @@ import * as media from "../repositories/media.ts";
 import { describeMedia } from "./media.ts";
 import { type ContentChanges, createContentChanges, postTag } from "./content-changes.ts";
 import { firstFreeSlug, slugFromTitle, toSlug } from "../slugs.ts";
-import * as comments from "../repositories/comments.ts";
 import * as revisions from "../repositories/post-revisions.ts";
 import * as posts from "../repositories/posts.ts";
 import * as publicPosts from "../repositories/posts-public.ts";
@@ -187,33 +185,25 @@ export function createPostService({
     },
 
     /**
-     * A published post for a visitor (its HTML sanitised when it was saved), with a page of its
-     * comments (newest first) and random related posts. `address` is its slug, a slug it had
-     * before, or its id; the post's `slug` says whether the caller should redirect.
+     * A published post for a visitor (its HTML sanitised when it was saved), with random
+     * related posts; its comments are the comment service's (describeThread). `address` is its
+     * slug, a slug it had before, or its id; the post's `slug` says whether the caller should redirect.
      */
-    async getPublicPost(address: string, commentPage = 1) {
+    async getPublicPost(address: string) {
       const post = await requirePublicPostAt(db, address, now());
       const { id } = post;
-      const [postComments, commentCount, related, images] = await guardDatabase(() =>
+      const [related, images] = await guardDatabase(() =>
         Promise.all([
-          comments.listCommentsForPost(db, id, pageWindow(commentPage, COMMENTS_PER_PAGE)),
-          comments.countCommentsForPost(db, id),
           publicPosts.pickRelatedPublishedPosts(db, timestamp(), post.category, id, RELATED_POSTS_COUNT, random),
           media.findMediaByHashes(db, mediaHashesIn(post.content)),
         ]),
       );
-      const commentsPage: Page<Comment> = {
-        items: postComments,
-        total: commentCount,
-        page: commentPage,
-        pageSize: COMMENTS_PER_PAGE,
-      };
       // Uploaded images become <picture> with their stored sizes; the HTML itself was sanitised when saved.
       const contentHtml = pictureUploadedImages(
         post.contentHtml,
         new Map(images.map((record) => [record.hash, describeMedia(record)])),
       );
-      return { post: { ...post, contentHtml }, comments: commentsPage, related };
+      return { post: { ...post, contentHtml }, related };
     },
 
     /** When the public view next changes by itself: the earliest scheduled post still ahead, or null. */

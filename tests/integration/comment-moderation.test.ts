@@ -12,7 +12,7 @@ const visitor = (clientAddress: string, honeypot = "") => ({ clientAddress, hone
 describe.each(testDialects())("comment moderation on $dialect", ({ dialect, skip }) => {
   const blog = useTestBlog({ dialect, skip });
   const comments = () => blog.services.comments;
-  const publicComments = async (postId: string) => (await blog.services.posts.getPublicPost(postId)).comments.items;
+  const publicComments = async (postId: string) => (await blog.services.comments.listPublicComments(postId)).items;
 
   it("publishes an ordinary comment at once and stores only a hash of the address", async () => {
     const [post] = await createPosts(blog.services, blog.clock, [{}]);

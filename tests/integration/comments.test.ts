@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { isDomainError } from "#domain/errors.ts";
 import { testDialects } from "../support/databases.ts";
-import { useTestBlog } from "../support/test-blog.ts";
-import { createPosts } from "../support/factories.ts";
+import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
+import { buildPostInput, createPosts } from "../support/factories.ts";
+import { createServices } from "../../server/services/index.ts";
+import { action as postAction } from "../../app/routes/site/post.tsx";
+import { createRouteTestContext, postForm, routeArgs, settle } from "../support/route-context.ts";
+import { recordStatements } from "../support/statements.ts";
 
 describe.each(testDialects())("comments on $dialect", ({ dialect, skip }) => {
   const blog = useTestBlog({ dialect, skip });
@@ -13,7 +17,7 @@ describe.each(testDialects())("comments on $dialect", ({ dialect, skip }) => {
     expect(first.createdAt).toBe(blog.clock.now().toISOString());
     blog.clock.advance(1000);
     await blog.services.comments.addComment(post!.id, { author: "Bob", content: "Second" });
-    const comments = (await blog.services.posts.getPublicPost(post!.id)).comments.items;
+    const comments = (await blog.services.comments.listPublicComments(post!.id)).items;
     expect(comments.map((comment) => comment.author)).toEqual(["Bob", "Ann"]);
   });
 
@@ -21,7 +25,7 @@ describe.each(testDialects())("comments on $dialect", ({ dialect, skip }) => {
     const [post] = await createPosts(blog.services, blog.clock, [{}]);
     const content = "<script>alert(1)</script> Zalgo z̷̢a̶l̸g̵o 🙂 \u202Eright-to-left";
     await blog.services.comments.addComment(post!.id, { author: "名前", content });
-    const comments = (await blog.services.posts.getPublicPost(post!.id)).comments.items;
+    const comments = (await blog.services.comments.listPublicComments(post!.id)).items;
     expect(comments[0]).toMatchObject({ author: "名前", content });
   });
 
@@ -33,5 +37,47 @@ describe.each(testDialects())("comments on $dialect", ({ dialect, skip }) => {
     await expect(blog.services.comments.addComment("missing", { author: "A", content: "B" })).rejects.toSatisfy(
       (error) => isDomainError(error, "POST_NOT_FOUND"),
     );
+  });
+
+  it("takes a comment at a post's former slug and at its id, and says the address where it shows", async () => {
+    const [post] = await createPosts(blog.services, blog.clock, [{ title: "First name" }]);
+    await blog.services.posts.updatePost(post!.id, buildPostInput({ title: "First name", slug: "second-name" }));
+    for (const address of ["first-name", "second-name", post!.id]) {
+      const saved = await blog.services.comments.addComment(address, { author: "Ann", content: `At ${address}` });
+      expect(saved, address).toMatchObject({ postId: post!.id, postSlug: "second-name" });
+    }
+    const [draft] = await createPosts(blog.services, blog.clock, [{ title: "Secret plan", published: false }]);
+    await blog.services.posts.updatePost(
+      draft!.id,
+      buildPostInput({ title: "Secret plan", slug: "secret-plan-v2", published: false }),
+    );
+    for (const address of ["secret-plan-v2", "secret-plan", draft!.id]) {
+      await expect(
+        blog.services.comments.addComment(address, { author: "A", content: "B" }),
+        address,
+      ).rejects.toSatisfy((error) => isDomainError(error, "POST_NOT_AVAILABLE"));
+    }
+  });
+
+  it("takes a visitor's comment in at most six statements, none of them reading a post's body", async () => {
+    const [post] = await createPosts(blog.services, blog.clock, [
+      { content: `<p>${"A long body. ".repeat(2000)}</p>` },
+    ]);
+    const recorded = recordStatements(blog.handle.db);
+    const services = createServices({
+      db: recorded.db,
+      dialect,
+      now: blog.clock.now,
+      commentIpSalt: TEST_COMMENT_IP_SALT,
+    });
+    const { context } = createRouteTestContext(services, null, "203.0.113.40");
+    const request = postForm(`http://blog.test/blog/${post!.slug}`, { author: "Ann", content: "Lovely", website: "" });
+    const outcome = await settle(() => postAction(routeArgs(request, context, { slug: post!.slug }) as never));
+
+    expect(outcome.status).toBe(303);
+    expect(recorded.statements.length).toBeLessThanOrEqual(6);
+    const postReads = recorded.statements.filter((statement) => statement.includes('"posts"'));
+    expect(postReads).not.toEqual([]);
+    for (const statement of postReads) expect(statement).not.toMatch(/\*|content/);
   });
 });

@@ -264,7 +264,7 @@ describe.each(testDialects())("export and import on $dialect", ({ dialect, skip 
       ["Cheap Pills", "spam"],
       ["Zoë", "pending"],
     ]);
-    expect((await services.posts.getPublicPost(String(chisels.id))).comments.items).toMatchObject([
+    expect((await services.comments.listPublicComments(String(chisels.id))).items).toMatchObject([
       { author: "Bob & Alice", content: "Great tip! My blog", createdAt: "2025-01-20T10:30:00.000Z" },
     ]);
     expect(byTitle(document, "Draft: a bench for the garage")).toMatchObject({ published: 0 });

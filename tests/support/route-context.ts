@@ -1,4 +1,4 @@
-import { createCookie, RouterContextProvider } from "react-router";
+import { RouterContextProvider } from "react-router";
 import { vi } from "vitest";
 import { appContext, userContext } from "#server/request-context.ts";
 import { isDomainError } from "#domain/errors.ts";
@@ -6,7 +6,12 @@ import type { Logger } from "../../server/logger.ts";
 import type { SessionUser } from "../../server/services/auth.ts";
 import type { Services } from "../../server/services/index.ts";
 import { defaultSiteSettings } from "../../server/services/site-settings.ts";
-import { createDeviceCookie, createSessionCookie, createTwoFactorCookie } from "../../server/session-cookie.ts";
+import {
+  createDeviceCookie,
+  createPendingCommentsCookie,
+  createSessionCookie,
+  createTwoFactorCookie,
+} from "../../server/session-cookie.ts";
 
 export const TEST_ADMIN: SessionUser = {
   id: "admin-1",
@@ -34,7 +39,7 @@ export function createRouteTestContext(
     sessionCookie: createSessionCookie({ secret: "test secret", secure: false }),
     deviceCookie: createDeviceCookie({ secret: "test secret", secure: false }),
     twoFactorCookie: createTwoFactorCookie({ secret: "test secret", secure: false }),
-    pendingCommentsCookie: createCookie("blog_pending_comments", { secrets: ["test secret"], httpOnly: true }),
+    pendingCommentsCookie: createPendingCommentsCookie({ secret: "test secret", secure: false }),
     tagPage: () => {},
     clientAddress,
     // Stands in for the server's one log line per failed request (server/http.ts).

@@ -2,15 +2,10 @@ import { Form } from "react-router";
 import { Field, FormError } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
-import { type CommentField, commentForm } from "#domain/comment.ts";
+import { type CommentField, commentForm, HONEYPOT_FIELD } from "#domain/comment.ts";
 import type { FormResult } from "#domain/forms.ts";
 
 export type CommentFormResult = FormResult<CommentField, Record<CommentField, string>>;
-
-/** The trap field: people never see it, bots that fill every field do (comment-policy.ts). */
-export const HONEYPOT_FIELD = "website";
-
-export const COMMENTS_CLOSED_MESSAGE = "Comments are closed";
 
 interface CommentFormProps {
   action: string;

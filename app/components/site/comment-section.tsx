@@ -1,8 +1,8 @@
 import { useSite } from "~/lib/use-site";
 import { formatDate, pluralise } from "~/lib/format";
-import type { Comment } from "#domain/comment.ts";
+import { type Comment, COMMENTS_CLOSED_MESSAGE } from "#domain/comment.ts";
 import type { Page } from "#domain/pagination.ts";
-import { COMMENTS_CLOSED_MESSAGE, CommentForm, type CommentFormResult } from "./comment-form";
+import { CommentForm, type CommentFormResult } from "./comment-form";
 import { Pagination } from "./pagination";
 
 interface CommentSectionProps {

@@ -1,5 +1,4 @@
 import { createContext, data, Link, redirect } from "react-router";
-import { COMMENTS_CLOSED_MESSAGE, HONEYPOT_FIELD } from "~/components/site/comment-form";
 import { CommentSection } from "~/components/site/comment-section";
 import { ErrorPanel } from "~/components/site/error-panel";
 import { PostCard } from "~/components/site/post-card";
@@ -7,14 +6,19 @@ import { ArrowLeftIcon } from "~/components/ui/icons";
 import { buttonStyles } from "~/components/ui/styles";
 import { postTag } from "#server/services/content-changes.ts";
 import { formFailure, parseSubmission } from "~/lib/forms.server";
-import { readPendingCommentIds, rememberPendingComment } from "~/lib/pending-comments.server";
 import { blogPostingJsonLd, categoryCrumbs, errorMeta, seoMeta, siteNameFrom, siteUrlFrom, withSite } from "~/lib/meta";
 import { postPath, toPostCardData } from "~/lib/post-card-data";
 import { requestedPage, requireExistingPage } from "~/lib/pagination.server";
 import { absoluteUrl } from "~/lib/site-urls";
 import { describeDomainError, type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
 import { categoryPath } from "#domain/categories.ts";
-import { COMMENT_AUTHOR_MAX, COMMENT_CONTENT_MAX, commentForm } from "#domain/comment.ts";
+import {
+  COMMENT_AUTHOR_MAX,
+  COMMENT_CONTENT_MAX,
+  commentForm,
+  COMMENTS_CLOSED_MESSAGE,
+  HONEYPOT_FIELD,
+} from "#domain/comment.ts";
 import { formText } from "#domain/forms.ts";
 import { isPostId } from "#domain/post.ts";
 import { appContext } from "#server/request-context.ts";
@@ -55,25 +59,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const loadFailed = { DATABASE_UNAVAILABLE: "Failed to load post. Please try again." };
   let found;
   try {
-    found = await services.posts.getPublicPost(address, commentPage);
+    found = await services.posts.getPublicPost(address);
   } catch (error) {
     throwAsRouteError(error, context, loadFailed);
   }
-  const { post, comments, related } = found;
+  const { post, related } = found;
   // After a comment posted to an old address fails validation, the page answers there with
   // the form's errors; a redirect would lose them.
   if (post.slug !== address && context.get(isVisitContext)) throw redirect(postPath(post.slug), 301);
-  requireExistingPage(comments);
   let thread;
   try {
-    thread = await services.comments.describeThread(post, await readPendingCommentIds(request, pendingCommentsCookie));
+    thread = await services.comments.describeThread(post, await pendingCommentsCookie.read(request), commentPage);
   } catch (error) {
     throwAsRouteError(error, context, loadFailed);
   }
+  requireExistingPage(thread.comments);
   tagPage([postTag(post.id), ...related.map((relatedPost) => postTag(relatedPost.id))]);
   return {
     post: { ...toPostCardData(post), contentHtml: post.contentHtml, updatedAt: post.updatedAt },
-    comments,
+    comments: thread.comments,
     awaitingModeration: thread.awaitingModeration,
     commentsOpen: thread.open,
     related: related.map(toPostCardData),
@@ -110,9 +114,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // Post/redirect/get: a reload never posts the comment twice, and the page lands on it.
   // A held comment is remembered in the visitor's own cookie, so they, and only they, still see it.
   const headers: HeadersInit =
-    comment.status === "pending"
-      ? { "Set-Cookie": await rememberPendingComment(request, pendingCommentsCookie, comment.id) }
-      : {};
+    comment.status === "pending" ? { "Set-Cookie": await pendingCommentsCookie.remember(request, comment.id) } : {};
   return redirect(`${postPath(comment.postSlug)}#comment-${comment.id}`, { status: 303, headers });
 }
 
