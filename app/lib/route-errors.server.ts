@@ -12,7 +12,8 @@ export interface DomainFailure {
   headers: Record<string, string>;
 }
 
-type Messages = Partial<Record<DomainErrorCode, string>>;
+/** What a route says for an error code, when the error's own message is not it. */
+export type DomainMessages = Partial<Record<DomainErrorCode, string>>;
 
 /** The one place a refusal says when to come back: every 429 and 503 carries it. */
 export function retryAfterHeaders(error: DomainError): Record<string, string> {
@@ -29,7 +30,7 @@ export function retryAfterHeaders(error: DomainError): Record<string, string> {
 export function describeDomainError(
   error: unknown,
   context: Readonly<RouterContextProvider>,
-  messages: Messages = {},
+  messages: DomainMessages = {},
 ): DomainFailure {
   if (!isDomainError(error)) throw error;
   if (error.status >= 500) context.get(appContext).recordFailure(error.cause ?? error);
@@ -40,8 +41,41 @@ export function describeDomainError(
 export function throwAsRouteError(
   error: unknown,
   context: Readonly<RouterContextProvider>,
-  messages: Messages = {},
+  messages: DomainMessages = {},
 ): never {
   const { status, message, headers } = describeDomainError(error, context, messages);
   throw data<RouteErrorData>({ message }, { status, headers });
+}
+
+/**
+ * Runs a route's work and answers a domain error it throws: with `answer` when the route has its
+ * own shape for a refusal (a script's JSON, a list's inline message), else with the route's error
+ * page. Thrown responses (redirects, 404s) and bugs pass through untouched.
+ */
+export async function answerDomainErrors<Result, Answer = never>(
+  context: Readonly<RouterContextProvider>,
+  {
+    messages,
+    answer,
+  }: { messages?: DomainMessages; answer?: (failure: DomainFailure, error: DomainError) => Answer | Promise<Answer> },
+  work: () => Promise<Result>,
+): Promise<Result | Answer> {
+  // The one catch every loader and action shares, so that routes hold none of their own.
+  try {
+    return await work();
+  } catch (error) {
+    if (!answer) throwAsRouteError(error, context, messages);
+    return answer(describeDomainError(error, context, messages), error as DomainError);
+  }
+}
+
+/**
+ * A loader or action whose domain errors all become its error page, with this route's
+ * messages: `export const loader = withRouteErrors({ DATABASE_UNAVAILABLE: "…" }, async (args) => …)`.
+ */
+export function withRouteErrors<Args extends { context: Readonly<RouterContextProvider> }, Result>(
+  messages: DomainMessages,
+  handler: (args: Args) => Promise<Result>,
+): (args: Args) => Promise<Result> {
+  return (args) => answerDomainErrors(args.context, { messages }, () => handler(args));
 }

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { textLinkStyles } from "~/components/ui/styles";
 import { requireOwner } from "~/lib/auth.server";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import { queryText } from "#domain/forms.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/activity";
@@ -31,11 +31,12 @@ function parseCursor(value: string) {
   return createdAt && id && !Number.isNaN(Date.parse(createdAt)) ? { createdAt, id } : undefined;
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireOwner({ request, context });
-  const { services, site } = context.get(appContext);
-  const before = parseCursor(queryText(new URL(request.url), "before"));
-  try {
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load the activity log. Please try again." },
+  async ({ request, context }: Route.LoaderArgs) => {
+    requireOwner({ request, context });
+    const { services, site } = context.get(appContext);
+    const before = parseCursor(queryText(new URL(request.url), "before"));
     const { entries, next } = await services.audit.listPage(before);
     const when = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: site.timeZone });
     return {
@@ -50,10 +51,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       next: next ? `${next.createdAt}~${next.id}` : undefined,
       first: before === undefined,
     };
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load the activity log. Please try again." });
-  }
-}
+  },
+);
 
 export default function Activity({ loaderData }: Route.ComponentProps) {
   const { entries, next, first } = loaderData;

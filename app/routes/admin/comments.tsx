@@ -6,7 +6,7 @@ import { formatDate, truncate } from "~/lib/format";
 import { readFormData } from "~/lib/forms.server";
 import { requestedPage } from "~/lib/pagination.server";
 import { postPath } from "~/lib/post-card-data";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import { useHydrated } from "~/lib/use-hydrated";
 import { COMMENT_STATUSES, type CommentStatus, MODERATION_ACTIONS, type ModerationAction } from "#domain/comment.ts";
 import { formText, formTexts, queryText } from "#domain/forms.ts";
@@ -57,18 +57,19 @@ function listHref({ status, post, q, page }: ListParams): string {
   return search ? `/admin/comments?${search}` : "/admin/comments";
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin({ request, context });
-  const { services } = context.get(appContext);
-  const url = new URL(request.url);
-  const requested = url.searchParams.get("status");
-  // Through queryText, like every query parameter: a NUL in a search is refused by PostgreSQL.
-  const q = queryText(url, "q").trim().slice(0, QUERY_MAX);
-  const post = queryText(url, "post").trim() || undefined;
-  // A `?page=` that names no page (abc, 0, 1.5) is a 404, as on every list; one past the end
-  // shows the last page, where the writer lands after moderating the last comment of it.
-  const page = requestedPage(request);
-  try {
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load comments. Please try again." },
+  async ({ request, context }: Route.LoaderArgs) => {
+    requireAdmin({ request, context });
+    const { services } = context.get(appContext);
+    const url = new URL(request.url);
+    const requested = url.searchParams.get("status");
+    // Through queryText, like every query parameter: a NUL in a search is refused by PostgreSQL.
+    const q = queryText(url, "q").trim().slice(0, QUERY_MAX);
+    const post = queryText(url, "post").trim() || undefined;
+    // A `?page=` that names no page (abc, 0, 1.5) is a 404, as on every list; one past the end
+    // shows the last page, where the writer lands after moderating the last comment of it.
+    const page = requestedPage(request);
     // The tab chosen for a bare URL goes into the address, so approving the last pending comment
     // keeps the writer on Pending instead of swapping the list under them.
     if (!isStatus(requested)) {
@@ -85,29 +86,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         ipHash: comment.ipHash?.slice(0, HASH_SHOWN) ?? null,
       })),
     };
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load comments. Please try again." });
-  }
-}
+  },
+);
 
 /** Without JavaScript the browser comes back to the list it was on; with it, the fetcher stays in place. */
-export async function action({ request, context }: Route.ActionArgs) {
-  requireAdmin({ request, context });
-  const { services } = context.get(appContext);
-  const formData = await readFormData(request);
-  const intent = formText(formData, "intent");
-  if (!isAction(intent)) throw data({ message: "Choose an action" }, { status: 400 });
-  const ids = formTexts(formData, "id");
-  let changed: number;
-  try {
-    changed = await services.comments.moderate(intent, ids);
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to update comments. Please try again." });
-  }
-  if (formText(formData, "inPlace") === "1") return { changed };
-  const back = formText(formData, "back");
-  return redirect(back.startsWith("/admin/comments") ? back : "/admin/comments", 303);
-}
+export const action = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to update comments. Please try again." },
+  async ({ request, context }: Route.ActionArgs) => {
+    requireAdmin({ request, context });
+    const { services } = context.get(appContext);
+    const formData = await readFormData(request);
+    const intent = formText(formData, "intent");
+    if (!isAction(intent)) throw data({ message: "Choose an action" }, { status: 400 });
+    const changed = await services.comments.moderate(intent, formTexts(formData, "id"));
+    if (formText(formData, "inPlace") === "1") return { changed };
+    const back = formText(formData, "back");
+    return redirect(back.startsWith("/admin/comments") ? back : "/admin/comments", 303);
+  },
+);
 
 type Listing = Route.ComponentProps["loaderData"];
 type ListedComment = Listing["comments"][number];

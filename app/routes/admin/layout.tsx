@@ -1,6 +1,6 @@
 import { Form, NavLink, Outlet, useNavigation, useRouteLoaderData } from "react-router";
 import { appContext } from "#server/request-context.ts";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import { ADMIN_SECTIONS } from "~/components/admin/sections";
 import { Spinner } from "~/components/admin/spinner";
 import { requireAdmin } from "~/lib/auth.server";
@@ -22,14 +22,13 @@ const requireAdminSession: Route.MiddlewareFunction = async ({ request, context 
 export const middleware: Route.MiddlewareFunction[] = [requireAdminSession];
 
 /** The sidebar's badge: how many comments wait for the writer. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin({ request, context });
-  try {
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load the admin area. Please try again." },
+  async ({ request, context }: Route.LoaderArgs) => {
+    requireAdmin({ request, context });
     return { pendingComments: await context.get(appContext).services.comments.countPending() };
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load the admin area. Please try again." });
-  }
-}
+  },
+);
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors ${

@@ -5,15 +5,18 @@ import { buttonStyles, formErrorStyles, textLinkStyles } from "~/components/ui/s
 import { requireAdmin } from "~/lib/auth.server";
 import { formatDate } from "~/lib/format";
 import { readFormData } from "~/lib/forms.server";
-import { describeDomainError, throwAsRouteError } from "~/lib/route-errors.server";
-import { MediaInUseError } from "#domain/errors.ts";
+import { answerDomainErrors, type DomainFailure, withRouteErrors } from "~/lib/route-errors.server";
+import { type DomainError, MediaInUseError } from "#domain/errors.ts";
 import { formText, queryText } from "#domain/forms.ts";
 import { formatBytes, srcsetFor } from "#domain/media.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/media";
 
 const LOAD_FAILED = "Failed to load images. Please try again.";
-const DELETE_FAILED = "Failed to delete the image. Please try again.";
+const DELETE_MESSAGES = {
+  DATABASE_UNAVAILABLE: "Failed to delete the image. Please try again.",
+  MEDIA_IN_USE: "This image is used by these posts; remove it from them first:",
+};
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
 
 function pageFrom(url: URL): number {
@@ -21,15 +24,14 @@ function pageFrom(url: URL): number {
   return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin({ request, context });
-  const { services } = context.get(appContext);
-  try {
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: LOAD_FAILED },
+  async ({ request, context }: Route.LoaderArgs) => {
+    requireAdmin({ request, context });
+    const { services } = context.get(appContext);
     return await services.media.listLibrary(pageFrom(new URL(request.url)));
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: LOAD_FAILED });
-  }
-}
+  },
+);
 
 /** Deleting; uploads to this address are multipart and handled before React Router (server/media-http.ts). */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -40,19 +42,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formText(formData, "intent") !== "delete" || !HASH_PATTERN.test(hash)) {
     throw data({ message: "Unknown action" }, { status: 400 });
   }
-  try {
+  // The library says why beside the image, naming the posts that still show it.
+  const answer = (failure: DomainFailure, error: DomainError) =>
+    data(
+      { hash, error: failure.message, posts: error instanceof MediaInUseError ? error.posts : [] },
+      { status: failure.status, headers: failure.headers },
+    );
+  return answerDomainErrors(context, { messages: DELETE_MESSAGES, answer }, async () => {
     await services.media.deleteMedia(hash);
-  } catch (error) {
-    if (error instanceof MediaInUseError) {
-      return data(
-        { hash, error: "This image is used by these posts; remove it from them first:", posts: error.posts },
-        409,
-      );
-    }
-    const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: DELETE_FAILED });
-    return data({ hash, error: failure.message, posts: [] }, { status: failure.status, headers: failure.headers });
-  }
-  return redirect(new URL(request.url).pathname + new URL(request.url).search);
+    return redirect(new URL(request.url).pathname + new URL(request.url).search);
+  });
 }
 
 function CopyUrlButton({ url }: { url: string }) {

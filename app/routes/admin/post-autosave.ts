@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { requireAdmin, writerOf } from "~/lib/auth.server";
 import { readFormData } from "~/lib/forms.server";
-import { describeDomainError, type RouteErrorData } from "~/lib/route-errors.server";
+import { answerDomainErrors, type DomainFailure, type RouteErrorData } from "~/lib/route-errors.server";
 import { type AutosaveResult, readEditorDraft } from "#domain/editor.ts";
 import { isPostId } from "#domain/post.ts";
 import { appContext } from "#server/request-context.ts";
@@ -13,11 +13,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { services } = context.get(appContext);
   if (!isPostId(params.id)) throw data<RouteErrorData>({ message: "Post not found" }, { status: 404 });
   const draft = readEditorDraft(await readFormData(request));
-  try {
+  // The editor's script reads every answer, a refusal too, as JSON.
+  const answer = (failure: DomainFailure) =>
+    Response.json({ message: failure.message }, { status: failure.status, headers: failure.headers });
+  return answerDomainErrors(context, { answer }, async () => {
     const revision = await services.posts.autosave(params.id, draft, writerOf(admin));
     return Response.json({ savedAt: revision.createdAt } satisfies AutosaveResult);
-  } catch (error) {
-    const failure = describeDomainError(error, context);
-    return Response.json({ message: failure.message }, { status: failure.status, headers: failure.headers });
-  }
+  });
 }

@@ -7,10 +7,9 @@ import { requireAdmin, writerOf } from "~/lib/auth.server";
 import { setFlash, takeFlash } from "~/lib/flash.server";
 import { formatDateTime } from "~/lib/format";
 import { postPath } from "~/lib/post-card-data";
-import { formFailure, parseSubmission } from "~/lib/forms.server";
-import { slugTaken } from "~/lib/post-form.server";
-import { isDomainError } from "#domain/errors.ts";
-import { describeDomainError, type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
+import { parseSubmission } from "~/lib/forms.server";
+import { refusePostForm } from "~/lib/post-form.server";
+import { answerDomainErrors, type RouteErrorData, withRouteErrors } from "~/lib/route-errors.server";
 import { queryText } from "#domain/forms.ts";
 import { isPostId, postForm, SAVE_FAILED_MESSAGE, toPostFormValues } from "#domain/post.ts";
 import { appContext } from "#server/request-context.ts";
@@ -18,11 +17,15 @@ import type { Route } from "./+types/post-edit";
 
 const LOAD_FAILED_MESSAGE = "Failed to load post";
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  requireAdmin({ request, context });
-  const { services } = context.get(appContext);
-  if (!isPostId(params.id)) throw data<RouteErrorData>({ message: LOAD_FAILED_MESSAGE }, { status: 404 });
-  try {
+export const loader = withRouteErrors(
+  {
+    POST_NOT_FOUND: LOAD_FAILED_MESSAGE,
+    DATABASE_UNAVAILABLE: LOAD_FAILED_MESSAGE,
+  },
+  async ({ request, context, params }: Route.LoaderArgs) => {
+    requireAdmin({ request, context });
+    const { services } = context.get(appContext);
+    if (!isPostId(params.id)) throw data<RouteErrorData>({ message: LOAD_FAILED_MESSAGE }, { status: 404 });
     const post = await services.posts.getPostForEditing(params.id);
     const [unsaved, revisions, previewLinkSince] = await Promise.all([
       services.posts.findUnsavedDraft(post.id),
@@ -49,13 +52,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       },
       { headers: flash.headers },
     );
-  } catch (error) {
-    throwAsRouteError(error, context, {
-      POST_NOT_FOUND: LOAD_FAILED_MESSAGE,
-      DATABASE_UNAVAILABLE: LOAD_FAILED_MESSAGE,
-    });
-  }
-}
+  },
+);
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = requireAdmin({ request, context });
@@ -63,16 +61,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!isPostId(params.id)) throw data<RouteErrorData>({ message: LOAD_FAILED_MESSAGE }, { status: 404 });
   const submission = await parseSubmission(request, postForm);
   if (!submission.ok) return submission.response;
-  try {
+  const refusal = {
+    messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE, POST_NOT_FOUND: LOAD_FAILED_MESSAGE },
+    answer: refusePostForm(submission.values),
+  };
+  return answerDomainErrors(context, refusal, async () => {
     await services.posts.updatePost(params.id, submission.input, writerOf(admin));
-  } catch (error) {
-    if (isDomainError(error, "SLUG_TAKEN")) return slugTaken(submission.values, error);
-    const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE });
-    if (failure.status === 404) throwAsRouteError(error, context, { POST_NOT_FOUND: LOAD_FAILED_MESSAGE });
-    // What the admin typed comes back with the spec's message, so nothing is lost.
-    return formFailure(submission.values, { formError: failure.message }, failure.status, failure.headers);
-  }
-  return redirect("/admin/posts", { headers: { "Set-Cookie": await setFlash(request, "saved") } });
+    return redirect("/admin/posts", { headers: { "Set-Cookie": await setFlash(request, "saved") } });
+  });
 }
 
 export default function AdminPostEdit({ loaderData, actionData }: Route.ComponentProps) {

@@ -6,10 +6,9 @@ import { buttonStyles } from "~/components/ui/styles";
 import { formatDateTime } from "~/lib/format";
 import { requireAdmin, writerOf } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
-import { formFailure, parseSubmission } from "~/lib/forms.server";
-import { slugTaken } from "~/lib/post-form.server";
-import { isDomainError } from "#domain/errors.ts";
-import { describeDomainError } from "~/lib/route-errors.server";
+import { parseSubmission } from "~/lib/forms.server";
+import { refusePostForm } from "~/lib/post-form.server";
+import { answerDomainErrors } from "~/lib/route-errors.server";
 import { EMPTY_POST_FORM, postForm, type PostFormValues, SAVE_FAILED_MESSAGE } from "#domain/post.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/post-new";
@@ -25,15 +24,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context.get(appContext);
   const submission = await parseSubmission(request, postForm);
   if (!submission.ok) return submission.response;
-  try {
+  const refusal = {
+    messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE },
+    answer: refusePostForm(submission.values),
+  };
+  return answerDomainErrors(context, refusal, async () => {
     await services.posts.createPost(submission.input, writerOf(admin));
-  } catch (error) {
-    if (isDomainError(error, "SLUG_TAKEN")) return slugTaken(submission.values, error);
-    // What the admin typed comes back with the spec's message, so nothing is lost.
-    const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE });
-    return formFailure(submission.values, { formError: failure.message }, failure.status, failure.headers);
-  }
-  return redirect("/admin/posts", { headers: { "Set-Cookie": await setFlash(request, "created") } });
+    return redirect("/admin/posts", { headers: { "Set-Cookie": await setFlash(request, "created") } });
+  });
 }
 
 export default function AdminPostNew({ loaderData, actionData }: Route.ComponentProps) {

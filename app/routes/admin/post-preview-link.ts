@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { requireAdmin } from "~/lib/auth.server";
 import { readFormData } from "~/lib/forms.server";
-import { describeDomainError, type RouteErrorData } from "~/lib/route-errors.server";
+import { answerDomainErrors, type DomainFailure, type RouteErrorData } from "~/lib/route-errors.server";
 import type { PreviewLinkResult } from "#domain/editor.ts";
 import { formText } from "#domain/forms.ts";
 import { isPostId } from "#domain/post.ts";
@@ -17,18 +17,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { services, site } = context.get(appContext);
   if (!isPostId(params.id)) throw data<RouteErrorData>({ message: "Post not found" }, { status: 404 });
   const intent = formText(await readFormData(request), "intent");
-  try {
+  if (intent !== "share" && intent !== "revoke") {
+    throw data<RouteErrorData>({ message: "Unknown action" }, { status: 400 });
+  }
+  // The panel's fetcher shows a refusal's message in place.
+  const answer = (failure: DomainFailure) =>
+    data<PreviewLinkResult>({ ok: false, message: failure.message }, { status: failure.status });
+  return answerDomainErrors(context, { answer }, async (): Promise<PreviewLinkResult> => {
     if (intent === "share") {
       const token = await services.posts.createPreviewLink(params.id);
-      return { ok: true, url: new URL(`/preview/${token}`, site.siteUrl).href } satisfies PreviewLinkResult;
+      return { ok: true, url: new URL(`/preview/${token}`, site.siteUrl).href };
     }
-    if (intent === "revoke") {
-      await services.posts.revokePreviewLinks(params.id);
-      return { ok: true, url: null } satisfies PreviewLinkResult;
-    }
-  } catch (error) {
-    const failure = describeDomainError(error, context);
-    return data<PreviewLinkResult>({ ok: false, message: failure.message }, { status: failure.status });
-  }
-  throw data<RouteErrorData>({ message: "Unknown action" }, { status: 400 });
+    await services.posts.revokePreviewLinks(params.id);
+    return { ok: true, url: null };
+  });
 }

@@ -5,7 +5,7 @@ import { buttonStyles } from "~/components/ui/styles";
 import { requireAdmin, writerOf } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { formatDateTime } from "~/lib/format";
-import { describeDomainError, type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
+import { type RouteErrorData, withRouteErrors } from "~/lib/route-errors.server";
 import { isPostId } from "#domain/post.ts";
 import { REVISION_KIND_LABELS } from "#domain/revision.ts";
 import { appContext } from "#server/request-context.ts";
@@ -28,11 +28,12 @@ function wordDiff(from: string, to: string) {
   }));
 }
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  requireAdmin({ request, context });
-  const { services } = context.get(appContext);
-  const { id, revisionId } = requireIds(params);
-  try {
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: LOAD_FAILED_MESSAGE },
+  async ({ request, context, params }: Route.LoaderArgs) => {
+    requireAdmin({ request, context });
+    const { services } = context.get(appContext);
+    const { id, revisionId } = requireIds(params);
     const [post, revision] = await Promise.all([
       services.posts.getPostForEditing(id),
       services.posts.getRevision(id, revisionId),
@@ -51,25 +52,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       content: wordDiff(revision.content, post.content),
       unchanged: revision.title === post.title && revision.content === post.content && revision.format === post.format,
     };
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: LOAD_FAILED_MESSAGE });
-  }
-}
+  },
+);
 
-export async function action({ request, context, params }: Route.ActionArgs) {
-  const admin = requireAdmin({ request, context });
-  const { services } = context.get(appContext);
-  const { id, revisionId } = requireIds(params);
-  try {
+export const action = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to restore. Please try again." },
+  async ({ request, context, params }: Route.ActionArgs) => {
+    const admin = requireAdmin({ request, context });
+    const { services } = context.get(appContext);
+    const { id, revisionId } = requireIds(params);
     await services.posts.restoreRevision(id, revisionId, writerOf(admin));
-  } catch (error) {
-    const failure = describeDomainError(error, context, {
-      DATABASE_UNAVAILABLE: "Failed to restore. Please try again.",
-    });
-    throw data<RouteErrorData>({ message: failure.message }, { status: failure.status, headers: failure.headers });
-  }
-  return redirect(`/admin/posts/edit/${id}`, { headers: { "Set-Cookie": await setFlash(request, "restored") } });
-}
+    return redirect(`/admin/posts/edit/${id}`, { headers: { "Set-Cookie": await setFlash(request, "restored") } });
+  },
+);
 
 type DiffPart = Route.ComponentProps["loaderData"]["content"][number];
 

@@ -9,11 +9,11 @@ import { setFlash, takeFlash } from "~/lib/flash.server";
 import { formatDate, formatDateTime, truncate } from "~/lib/format";
 import { readFormData } from "~/lib/forms.server";
 import { postPath } from "~/lib/post-card-data";
-import { isDomainError } from "#domain/errors.ts";
+import type { DomainError } from "#domain/errors.ts";
 import { formText, queryText } from "#domain/forms.ts";
 import { isPostId } from "#domain/post.ts";
 import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { answerDomainErrors, type DomainFailure, throwAsRouteError, withRouteErrors } from "~/lib/route-errors.server";
 import type { Route } from "./+types/posts";
 
 const POST_LIST_COLUMNS = ["Title", "Author", "Category", "Date", "Status", "Actions"] as const;
@@ -27,60 +27,61 @@ function listPath(pathname: string, query: string): string {
   return query ? `${pathname}?${new URLSearchParams({ q: query })}` : pathname;
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin({ request, context });
-  const { services } = context.get(appContext);
-  const url = new URL(request.url);
-  const query = queryText(url, "q").trim().slice(0, QUERY_MAX);
-  const pageNumber = requestedPage(request);
-  const flash = await takeFlash(request);
-  let page;
-  try {
-    page = await services.posts.listAllPosts(query, pageNumber);
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." });
-  }
-  requireExistingPage(page);
-  return data(
-    {
-      query,
-      confirmId: queryText(url, "confirm") || null,
-      flash: flash.message,
-      page: pageInfo(page),
-      posts: page.items.map(({ id, slug, title, author, category, updatedAt, published, status, publishAt }) => ({
-        id,
-        slug,
-        title,
-        author,
-        category,
-        updatedAt,
-        published,
-        status,
-        publishAt,
-      })),
-    },
-    { headers: flash.headers },
-  );
-}
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." },
+  async ({ request, context }: Route.LoaderArgs) => {
+    requireAdmin({ request, context });
+    const { services } = context.get(appContext);
+    const url = new URL(request.url);
+    const query = queryText(url, "q").trim().slice(0, QUERY_MAX);
+    const pageNumber = requestedPage(request);
+    const flash = await takeFlash(request);
+    const page = await services.posts.listAllPosts(query, pageNumber);
+    requireExistingPage(page);
+    return data(
+      {
+        query,
+        confirmId: queryText(url, "confirm") || null,
+        flash: flash.message,
+        page: pageInfo(page),
+        posts: page.items.map(({ id, slug, title, author, category, updatedAt, published, status, publishAt }) => ({
+          id,
+          slug,
+          title,
+          author,
+          category,
+          updatedAt,
+          published,
+          status,
+          publishAt,
+        })),
+      },
+      { headers: flash.headers },
+    );
+  },
+);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAdmin({ request, context });
-  const { services, recordFailure } = context.get(appContext);
+  const { services } = context.get(appContext);
   const formData = await readFormData(request);
   if (formText(formData, "intent") !== "delete") {
     throw data({ message: "Unknown action" }, { status: 400 });
   }
   const id = formText(formData, "id");
   const back = listPath(pagePathname(new URL(request.url)), formText(formData, "q").trim().slice(0, QUERY_MAX));
-  try {
-    if (isPostId(id) && (await services.posts.deletePost(id, actorOf(user)))) {
-      return redirect(back, { headers: { "Set-Cookie": await setFlash(request, "deleted") } });
-    }
-  } catch (error) {
-    // docs/spec.md §8: a failed delete is logged only; the admin sees the list as it was.
-    if (!isDomainError(error, "DATABASE_UNAVAILABLE")) throw error;
-    recordFailure(error.cause ?? error);
-  }
+  // docs/spec.md §8: a failed delete is logged only (describeDomainError records the outage);
+  // the admin sees the list as it was.
+  const answer = (_failure: DomainFailure, error: DomainError) => {
+    if (error.code !== "DATABASE_UNAVAILABLE") throwAsRouteError(error, context);
+    return false;
+  };
+  const deleted = await answerDomainErrors(
+    context,
+    { answer },
+    async () => isPostId(id) && services.posts.deletePost(id, actorOf(user)),
+  );
+  if (deleted) return redirect(back, { headers: { "Set-Cookie": await setFlash(request, "deleted") } });
   return redirect(back);
 }
 

@@ -1,6 +1,6 @@
 import { appContext } from "#server/request-context.ts";
 import { cacheableResponse, feedContentType, renderFeed } from "~/lib/feeds.server";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import type { FeedFormat } from "~/lib/site-urls";
 import { categoryFromRouteValue } from "#domain/categories.ts";
 import type { Route } from "./+types/feed";
@@ -8,7 +8,7 @@ import type { Route } from "./+types/feed";
 const FORMAT_BY_FILE: Record<string, FeedFormat> = { "rss.xml": "rss", "atom.xml": "atom", "feed.json": "json" };
 
 /** One module for /rss.xml, /atom.xml, /feed.json and the same three under /category/{c}/. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export const loader = withRouteErrors({}, async ({ request, params, context }: Route.LoaderArgs) => {
   const { services, site } = context.get(appContext);
   const format = FORMAT_BY_FILE[new URL(request.url).pathname.split("/").at(-1) ?? ""] ?? "rss";
   let category;
@@ -16,13 +16,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     category = categoryFromRouteValue(params.category);
     if (!category) throw new Response("Category not found", { status: 404 });
   }
-  try {
-    const posts = await services.posts.listFeedPosts(category);
-    const fileSizes = await services.media.fileSizes(posts.map((post) => post.coverImage));
-    const body = renderFeed(format, { site, posts, category, fileSizes });
-    const lastModified = new Date(Math.max(0, ...posts.map((post) => Date.parse(post.updatedAt))));
-    return cacheableResponse(request, body, { contentType: feedContentType(format), lastModified });
-  } catch (error) {
-    throwAsRouteError(error, context);
-  }
-}
+  const posts = await services.posts.listFeedPosts(category);
+  const fileSizes = await services.media.fileSizes(posts.map((post) => post.coverImage));
+  const body = renderFeed(format, { site, posts, category, fileSizes });
+  const lastModified = new Date(Math.max(0, ...posts.map((post) => Date.parse(post.updatedAt))));
+  return cacheableResponse(request, body, { contentType: feedContentType(format), lastModified });
+});

@@ -5,6 +5,7 @@ import type { Route } from "./+types/healthz";
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, logger } = context.get(appContext);
   const headers = { "Cache-Control": "no-store" };
+  // Any failure at all, not only a domain error, is what this check reports: 503 and a log line.
   try {
     await services.health.check();
     return Response.json({ status: "ok" }, { headers });

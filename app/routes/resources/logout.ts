@@ -12,10 +12,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, sessionCookie, recordFailure } = context.get(appContext);
   const token = await sessionCookie.read(request);
   if (token) {
+    // Not a refusal but carrying on: while the database is down the cookie still goes, and the
+    // session row lapses at its idle limit.
     try {
       await services.auth.signOut(token);
     } catch (error) {
-      // The cookie still goes; the session row then lapses at its idle limit.
       if (!isDomainError(error, "DATABASE_UNAVAILABLE")) throw error;
       recordFailure(error.cause ?? error);
     }

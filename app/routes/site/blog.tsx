@@ -9,26 +9,23 @@ import { appContext } from "#server/request-context.ts";
 import { errorMeta, seoMeta, withSite } from "~/lib/meta";
 import { toPostCardData } from "~/lib/post-card-data";
 import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import { normaliseSearchQuery, searchResultsLabel } from "~/lib/search";
 import type { Route } from "./+types/blog";
 import { staticPage } from "~/lib/static-page";
 
 // One module serves /blog and /search (route ids "blog" and "search"): the same list, filtered when q is set.
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const query = normaliseSearchQuery(queryText(new URL(request.url), "q"));
-  const pageNumber = requestedPage(request);
-  const { services, site } = context.get(appContext);
-  let page;
-  try {
-    page = await services.posts.listPublishedPosts(query || undefined, pageNumber, site.postsPerPage);
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." });
-  }
-  requireExistingPage(page);
-  context.get(appContext).tagPage(["lists"]);
-  return { query, posts: page.items.map(toPostCardData), page: pageInfo(page) };
-}
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." },
+  async ({ request, context }: Route.LoaderArgs) => {
+    const query = normaliseSearchQuery(queryText(new URL(request.url), "q"));
+    const { services, site, tagPage } = context.get(appContext);
+    const page = await services.posts.listPublishedPosts(query || undefined, requestedPage(request), site.postsPerPage);
+    requireExistingPage(page);
+    tagPage(["lists"]);
+    return { query, posts: page.items.map(toPostCardData), page: pageInfo(page) };
+  },
+);
 
 export const handle = staticPage;
 

@@ -5,23 +5,22 @@ import { appContext } from "#server/request-context.ts";
 import { categoryPath } from "#domain/categories.ts";
 import { pluralise, truncate } from "~/lib/format";
 import { errorMeta, seoMeta, withSite } from "~/lib/meta";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import type { Route } from "./+types/categories";
 import { staticPage } from "~/lib/static-page";
 
 /** docs/spec.md §9: a category card shows the first 80 characters of its newest post's excerpt. */
 const CATEGORY_EXCERPT_LENGTH = 80;
 
-export async function loader({ context }: Route.LoaderArgs) {
-  try {
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load categories. Please try again." },
+  async ({ context }: Route.LoaderArgs) => {
     const { services, tagPage } = context.get(appContext);
     const categories = await services.posts.summariseCategories();
     tagPage(["lists"]);
     return { categories };
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load categories. Please try again." });
-  }
-}
+  },
+);
 
 export const handle = staticPage;
 

@@ -7,28 +7,25 @@ import { appContext } from "#server/request-context.ts";
 import { categoryCrumbs, errorMeta, feedLinks, seoMeta, siteNameFrom, withSite } from "~/lib/meta";
 import { toPostCardData } from "~/lib/post-card-data";
 import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
-import { type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
+import { type RouteErrorData, withRouteErrors } from "~/lib/route-errors.server";
 import { categoryFromRouteValue } from "#domain/categories.ts";
 import type { Route } from "./+types/category";
 import { staticPage } from "~/lib/static-page";
 
 type View = "grid" | "list";
 
-export async function loader({ params, context, request }: Route.LoaderArgs) {
-  const category = categoryFromRouteValue(params.category);
-  if (!category) throw data<RouteErrorData>({ message: "Category not found" }, { status: 404 });
-  const pageNumber = requestedPage(request);
-  const { services, site } = context.get(appContext);
-  let page;
-  try {
-    page = await services.posts.listCategoryPosts(category, pageNumber, site.postsPerPage);
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." });
-  }
-  requireExistingPage(page);
-  context.get(appContext).tagPage(["lists"]);
-  return { category, posts: page.items.map(toPostCardData), page: pageInfo(page) };
-}
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." },
+  async ({ params, context, request }: Route.LoaderArgs) => {
+    const category = categoryFromRouteValue(params.category);
+    if (!category) throw data<RouteErrorData>({ message: "Category not found" }, { status: 404 });
+    const { services, site, tagPage } = context.get(appContext);
+    const page = await services.posts.listCategoryPosts(category, requestedPage(request), site.postsPerPage);
+    requireExistingPage(page);
+    tagPage(["lists"]);
+    return { category, posts: page.items.map(toPostCardData), page: pageInfo(page) };
+  },
+);
 
 /** Switching between grid and list only changes ?view=, which the loader does not read. */
 export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {

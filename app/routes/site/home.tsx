@@ -8,12 +8,13 @@ import { categoryPath } from "#domain/categories.ts";
 import { errorMeta, seoMeta, SITE_DESCRIPTION, withSite } from "~/lib/meta";
 import { toPostCardData } from "~/lib/post-card-data";
 import { useSite } from "~/lib/use-site";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import type { Route } from "./+types/home";
 import { staticPage } from "~/lib/static-page";
 
-export async function loader({ context }: Route.LoaderArgs) {
-  try {
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." },
+  async ({ context }: Route.LoaderArgs) => {
     const { services, tagPage } = context.get(appContext);
     const home = await services.posts.getHomePage();
     tagPage(["lists"]);
@@ -22,10 +23,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       latest: home.latest.map(toPostCardData),
       categories: home.categories.map(({ category, posts }) => ({ category, posts: posts.map(toPostCardData) })),
     };
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." });
-  }
-}
+  },
+);
 
 export const handle = staticPage;
 

@@ -4,9 +4,9 @@ import { buttonStyles, inputStyles, textLinkStyles } from "~/components/ui/style
 import { knownDeviceFor, safeRedirectPath, signedInCookies } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
 import { formFailure, parseSubmission } from "~/lib/forms.server";
-import { describeDomainError } from "~/lib/route-errors.server";
+import { answerDomainErrors, type DomainFailure } from "~/lib/route-errors.server";
 import { LOGIN_FAILED_MESSAGE, tooManySignInAttemptsMessage, twoFactorCodeForm } from "#domain/account.ts";
-import { isDomainError } from "#domain/errors.ts";
+import type { DomainError } from "#domain/errors.ts";
 import { formText, queryText } from "#domain/forms.ts";
 import { appContext, userContext } from "#server/request-context.ts";
 import type { Route } from "./+types/login-code";
@@ -35,7 +35,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = await parseSubmission(request, twoFactorCodeForm);
   if (!submission.ok) return submission.response;
   const redirectTo = safeRedirectPath(formText(submission.formData, "redirectTo"));
-  try {
+  const refusal = {
+    messages: { DATABASE_UNAVAILABLE: LOGIN_FAILED_MESSAGE },
+    answer: async (failure: DomainFailure, error: DomainError) => {
+      // The challenge outlived its few minutes: the password step again, without the stale cookie.
+      if (error.code === "TWO_FACTOR_EXPIRED") {
+        throw redirect("/login", { headers: { "Set-Cookie": await twoFactorCookie.clear() } });
+      }
+      const message =
+        failure.status === 429 ? tooManySignInAttemptsMessage(Number(failure.headers["Retry-After"])) : failure.message;
+      return formFailure({ code: "" }, { errors: { code: message } }, failure.status, failure.headers);
+    },
+  };
+  return answerDomainErrors(context, refusal, async () => {
     const attempt = {
       accountId: challenge.adminId,
       clientAddress,
@@ -47,15 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }),
     );
     return redirect(redirectTo, { headers: await signedInCookies(context, token, challenge.email) });
-  } catch (error) {
-    if (isDomainError(error, "TWO_FACTOR_EXPIRED")) {
-      throw redirect("/login", { headers: { "Set-Cookie": await twoFactorCookie.clear() } });
-    }
-    const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: LOGIN_FAILED_MESSAGE });
-    const formError =
-      failure.status === 429 ? tooManySignInAttemptsMessage(Number(failure.headers["Retry-After"])) : failure.message;
-    return formFailure({ code: "" }, { errors: { code: formError } }, failure.status, failure.headers);
-  }
+  });
 }
 
 export default function LoginCode({ loaderData, actionData }: Route.ComponentProps) {

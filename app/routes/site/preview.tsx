@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { ErrorPanel } from "~/components/site/error-panel";
 import { errorMeta, pageMeta } from "~/lib/meta";
 import { toPostCardData } from "~/lib/post-card-data";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import { appContext } from "#server/request-context.ts";
 import { PostArticleBody } from "~/components/site/post-article-body";
 import type { Route } from "./+types/preview";
@@ -17,17 +17,16 @@ const PRIVATE_HEADERS = {
   "Referrer-Policy": "no-referrer",
 };
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  if (!TOKEN_PATTERN.test(params.token)) {
-    throw data({ message: ENDED_MESSAGE }, { status: 404, headers: PRIVATE_HEADERS });
-  }
-  try {
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load post. Please try again." },
+  async ({ params, context }: Route.LoaderArgs) => {
+    if (!TOKEN_PATTERN.test(params.token)) {
+      throw data({ message: ENDED_MESSAGE }, { status: 404, headers: PRIVATE_HEADERS });
+    }
     const post = await context.get(appContext).services.posts.getPreview(params.token);
     return data({ post: { ...toPostCardData(post), contentHtml: post.contentHtml } }, { headers: PRIVATE_HEADERS });
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load post. Please try again." });
-  }
-}
+  },
+);
 
 export const headers: Route.HeadersFunction = () => PRIVATE_HEADERS;
 
