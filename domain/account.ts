@@ -72,6 +72,12 @@ export const setupForm = defineForm({
   schema: setupSchema,
 });
 
+/** What the account and Users forms say when the database is out of reach: the change can simply be tried again. */
+export const ACCOUNT_FAILED_MESSAGES = { DATABASE_UNAVAILABLE: "That did not work. Please try again." } as const;
+
+/** A form post naming no action the page offers: only a forged or stale post gets this. */
+export const UNKNOWN_ACTION_MESSAGE = "Unknown action";
+
 export const ROLES = ["owner", "editor"] as const;
 export type Role = (typeof ROLES)[number];
 export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", editor: "Editor" };
@@ -155,8 +161,52 @@ export const twoFactorCodeForm = defineForm({
   schema: z.object({ code: codeField }),
 });
 
-export const disableTwoFactorForm = defineForm({
+/**
+ * The two-factor panel's forms, told apart by `intent`: set up (no fields), confirm with a
+ * code from the app, or turn off with the password and a code.
+ */
+export const twoFactorForm = defineForm({
   fields: ["password", "code"],
-  read: (formData: FormData) => ({ password: formText(formData, "password"), code: formText(formData, "code") }),
-  schema: z.object({ password: z.string().min(1, "Please enter your password"), code: codeField }),
+  read: (formData: FormData) => ({
+    intent: formText(formData, "intent"),
+    password: formText(formData, "password"),
+    code: formText(formData, "code"),
+  }),
+  schema: z.discriminatedUnion(
+    "intent",
+    [
+      z.object({ intent: z.literal("start") }),
+      z.object({ intent: z.literal("confirm"), code: codeField }),
+      z.object({
+        intent: z.literal("disable"),
+        password: z.string().min(1, "Please enter your password"),
+        code: codeField,
+      }),
+    ],
+    { error: UNKNOWN_ACTION_MESSAGE },
+  ),
+});
+
+/** Signing out one other session (by its id), or all of them. */
+export const sessionsForm = defineForm({
+  fields: ["id"],
+  read: (formData: FormData) => ({ intent: formText(formData, "intent"), id: formText(formData, "id") }),
+  schema: z.discriminatedUnion(
+    "intent",
+    [
+      z.object({ intent: z.literal("sign-out-session"), id: z.string().min(1, UNKNOWN_ACTION_MESSAGE) }),
+      z.object({ intent: z.literal("sign-out-others") }),
+    ],
+    { error: UNKNOWN_ACTION_MESSAGE },
+  ),
+});
+
+/** The owner's buttons on the Users page: revoke an invitation, make an account the owner, remove it. */
+export const manageAccountsForm = defineForm({
+  fields: ["id"],
+  read: (formData: FormData) => ({ intent: formText(formData, "intent"), id: formText(formData, "id") }),
+  schema: z.object({
+    intent: z.enum(["revoke", "transfer", "remove"], { error: UNKNOWN_ACTION_MESSAGE }),
+    id: z.string().min(1, UNKNOWN_ACTION_MESSAGE),
+  }),
 });

@@ -6,11 +6,15 @@ export type FieldErrors<Field extends string = string> = Partial<Record<Field, s
 /**
  * The one shape every form action answers with when it did not do what was asked:
  * what was typed (so nothing is lost), the per-field messages, and a message for the form.
+ * An action that did what was asked redirects, with any notice in the flash; only what must
+ * be shown once and cannot ride a redirect (recovery codes, an invitation link) comes back
+ * as `created`, typed by the action.
  */
-export interface FormResult<Field extends string = string, Values = Partial<Record<Field, unknown>>> {
+export interface FormResult<Field extends string = string, Values = Partial<Record<Field, unknown>>, Created = never> {
   values: Values;
   errors: FieldErrors<Field>;
   formError?: string;
+  created?: Created;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createCookie } from "react-router";
+import { createCookie, redirect } from "react-router";
 
 /** One-shot confirmations shown after a redirect; the cookie holds only a key, never the text. */
 const FLASH_MESSAGES = {
@@ -6,6 +6,13 @@ const FLASH_MESSAGES = {
   saved: "Post saved.",
   deleted: "Post deleted.",
   restored: "Revision restored.",
+  "name-saved": "Display name saved.",
+  "password-changed": "Password changed. Your other sessions were signed out.",
+  "two-factor-off": "Two-factor sign-in is off.",
+  "signed-out": "Signed out.",
+  "invitation-revoked": "Invitation revoked.",
+  "ownership-transferred": "Ownership transferred.",
+  "account-removed": "Account removed.",
 } as const;
 
 export type FlashKey = keyof typeof FLASH_MESSAGES;
@@ -18,10 +25,15 @@ export async function setFlash(request: Request, key: FlashKey): Promise<string>
   return flashCookie.serialize(key, { secure: isHttps(request) });
 }
 
+/** Post/redirect/get: back to the page `to`, which shows the message once. */
+export async function redirectWithFlash(request: Request, to: string, key: FlashKey): Promise<Response> {
+  return redirect(to, { headers: { "Set-Cookie": await setFlash(request, key) } });
+}
+
 /** The pending message, if any, and the header that spends it. */
 export async function takeFlash(request: Request): Promise<{ message: string | undefined; headers: HeadersInit }> {
   const key: unknown = await flashCookie.parse(request.headers.get("Cookie"));
-  if (typeof key !== "string" || !(key in FLASH_MESSAGES)) return { message: undefined, headers: {} };
+  if (typeof key !== "string" || !Object.hasOwn(FLASH_MESSAGES, key)) return { message: undefined, headers: {} };
   return {
     message: FLASH_MESSAGES[key as FlashKey],
     headers: { "Set-Cookie": await flashCookie.serialize("", { maxAge: 0, secure: isHttps(request) }) },

@@ -1,6 +1,7 @@
-import { data } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
+import type { DomainError, DomainErrorCode } from "#domain/errors.ts";
 import { type FormDefinition, type FormResult, validateForm } from "#domain/forms.ts";
-import type { RouteErrorData } from "./route-errors.server";
+import { describeDomainError, type DomainFailure, type RouteErrorData } from "./route-errors.server";
 
 export const UNREADABLE_FORM_MESSAGE = "The form could not be read. Please reload the page and try again.";
 
@@ -41,4 +42,42 @@ export function formFailure<Field extends string, Values>(
   const result: FormResult<Field, Values> =
     formError === undefined ? { values, errors } : { values, errors, formError };
   return data(result, { status, headers });
+}
+
+/** A refusal's message per error code: fixed, or made from the failure (a wait from its `Retry-After`). */
+export type RefusalMessages = Partial<Record<DomainErrorCode, string | ((failure: DomainFailure) => string)>>;
+
+export type Outcome<T, Field extends string, Values> =
+  { ok: true; value: T } | { ok: false; response: ReturnType<typeof formFailure<Field, Values>> };
+
+/**
+ * Runs what a valid form asked for. A domain error becomes the form's refusal, with its status
+ * and `Retry-After`: the message on `field`, or on the form when no field is named. Anything
+ * else is a bug and goes on to the error boundary (describeDomainError), so actions need no
+ * try blocks of their own.
+ */
+export async function perform<T, Field extends string, Values>(
+  context: Readonly<RouterContextProvider>,
+  step: () => Promise<T>,
+  { values, field, messages = {} }: { values: Values; field?: Field; messages?: RefusalMessages },
+): Promise<Outcome<T, Field, Values>> {
+  try {
+    return { ok: true, value: await step() };
+  } catch (error) {
+    const failure = describeDomainError(error, context);
+    const chosen = messages[(error as DomainError).code];
+    const message = typeof chosen === "function" ? chosen(failure) : (chosen ?? failure.message);
+    const refusal = field
+      ? { errors: { [field]: message } as FormResult<Field, Values>["errors"] }
+      : { formError: message };
+    return { ok: false, response: formFailure(values, refusal, failure.status, failure.headers) };
+  }
+}
+
+/** An action's success that hands back something shown only once, in the one result shape. */
+export function formCreated<Field extends string, Values, Created>(
+  values: Values,
+  created: Created,
+): FormResult<Field, Values, Created> {
+  return { values, errors: {}, created };
 }

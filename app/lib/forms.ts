@@ -5,7 +5,7 @@ export interface UseValidatedFormOptions<Field extends string> {
   /** Prefix of every control's id, unique on the page: `${id}-${field}`. */
   id: string;
   /** What the action answered, when it did not succeed. */
-  result: FormResult<Field, unknown> | undefined;
+  result: FormResult<Field, unknown, unknown> | undefined;
 }
 
 /** Props a Field hands its control: the id its label points at, and how errors are announced. */

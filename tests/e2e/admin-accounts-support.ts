@@ -11,8 +11,8 @@ export interface Account {
 
 /** The invitation link the Users screen shows the owner, read from the page the owner's form post renders. */
 export async function createInvitationLink(ownerRequest: APIRequestContext, email: string): Promise<string> {
-  const response = await ownerRequest.post("/admin/users", {
-    form: { intent: "invite", email },
+  const response = await ownerRequest.post("/admin/users/invite", {
+    form: { email },
     headers: SAME_ORIGIN,
     maxRedirects: 0,
   });

@@ -97,14 +97,14 @@ test("an editor reaches neither Users, Settings, Tools nor the activity log, by 
   expect(siteSettingsVersion()).toBe(settingsBefore);
 
   const invitee = `forged-${uniqueSuffix()}@example.com`;
-  const forgedUserPosts: Record<string, string>[] = [
-    { intent: "invite", email: invitee },
-    { intent: "transfer", id: findAccount(editor.email)!.id },
-    { intent: "remove", id: owner.id },
+  const forgedUserPosts: [string, Record<string, string>][] = [
+    ["/admin/users/invite", { email: invitee }],
+    ["/admin/users/manage", { intent: "transfer", id: findAccount(editor.email)!.id }],
+    ["/admin/users/manage", { intent: "remove", id: owner.id }],
   ];
-  for (const form of forgedUserPosts) {
-    const response = await request.post("/admin/users", { form, headers: SAME_ORIGIN, maxRedirects: 0 });
-    expect(response.status(), form.intent).toBe(403);
+  for (const [path, form] of forgedUserPosts) {
+    const response = await request.post(path, { form, headers: SAME_ORIGIN, maxRedirects: 0 });
+    expect(response.status(), `${path} ${form.intent}`).toBe(403);
   }
   expect(countInvitations(invitee)).toBe(0);
   expect(findAccount(editor.email)?.role).toBe("editor");
@@ -230,4 +230,61 @@ test("an account changes its display name, which then signs its new posts", asyn
 
   await page.goto("/admin/posts/new");
   await expect(page.getByLabel("Author")).toHaveValue(newName);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("each account form posts on its own and the account page comes back with its message", async ({ page }) => {
+    const account = await createEditor(page.request, "Script-free");
+    await signInWithPassword(page, account);
+    await page.goto("/admin/account");
+    const field = page.getByRole("textbox", { name: "Display name" });
+
+    await field.fill("   ");
+    await page.getByRole("button", { name: "Save display name" }).click();
+    await expect(page.getByText("Please enter a display name")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
+
+    const newName = `Plain ${uniqueSuffix()}`;
+    await page.getByRole("textbox", { name: "Display name" }).fill(newName);
+    await page.getByRole("button", { name: "Save display name" }).click();
+    await expect(page).toHaveURL(/\/admin\/account$/);
+    await expect(page.getByRole("status").filter({ hasText: "Display name saved." })).toBeVisible();
+    await expect(page.getByText(`${newName} · ${account.email}`)).toBeVisible();
+
+    await page.getByLabel("Current password").fill("not the password");
+    await page.getByLabel("New password", { exact: true }).fill("a brand new password");
+    await page.getByLabel("Repeat new password").fill("a brand new password");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByText("Your current password is not right")).toBeVisible();
+
+    await page.getByLabel("Current password").fill(account.password);
+    await page.getByLabel("New password", { exact: true }).fill("a brand new password");
+    await page.getByLabel("Repeat new password").fill("a brand new password");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page).toHaveURL(/\/admin\/account$/);
+    await expect(page.getByText("Password changed. Your other sessions were signed out.")).toBeVisible();
+
+    // A reload shows the message no more: it was shown once.
+    await page.reload();
+    await expect(page.getByText("Password changed. Your other sessions were signed out.")).toHaveCount(0);
+  });
+
+  test("the owner invites and revokes, landing back on Users each time", async ({ page }) => {
+    const email = `script-free-${uniqueSuffix()}@example.com`;
+    await signInWithPassword(page, E2E_ADMIN);
+    await page.goto("/admin/users");
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Create invitation link" }).click();
+    expect(await page.getByLabel("Invitation link").inputValue()).toMatch(/\/invite\?token=[\w-]+$/);
+    const invitations = page.getByRole("region", { name: "Open invitations" });
+    await expect(invitations).toContainText(email);
+
+    await invitations.getByRole("button", { name: `Revoke the invitation for ${email}` }).click();
+    await expect(page).toHaveURL(/\/admin\/users$/);
+    await expect(page.getByRole("status").filter({ hasText: "Invitation revoked." })).toBeVisible();
+    await expect(invitations).not.toContainText(email);
+    expect(countInvitations(email)).toBe(0);
+  });
 });

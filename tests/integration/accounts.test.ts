@@ -2,8 +2,10 @@ import * as OTPAuth from "otpauth";
 import { describe, expect, it, vi } from "vitest";
 import { isDomainError, RateLimitedError } from "#domain/errors.ts";
 import { createServices } from "../../server/services/index.ts";
-import { LOGIN_THROTTLE_RULES } from "../../server/services/login-throttle.ts";
+import { action as disableAction } from "../../app/routes/admin/account-two-factor.tsx";
+import { createLoginThrottle, LOGIN_THROTTLE_RULES } from "../../server/services/login-throttle.ts";
 import { testDialects } from "../support/databases.ts";
+import { createRouteTestContext, postForm, routeArgs, settle } from "../support/route-context.ts";
 import { buildPostInput, TEST_PASSWORD_COST } from "../support/factories.ts";
 import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
 
@@ -136,6 +138,65 @@ describe.each(testDialects())("accounts on $dialect", ({ dialect, skip }) => {
     expect(await codeOf(blog.services.auth.changePassword(here.user, here.token, PASSWORD, "x".repeat(12)))).toBe(
       "INVALID_CREDENTIALS",
     );
+  });
+
+  it("holds turning two-factor sign-in off to the code step's limits, which sign-in's code step shares", async () => {
+    const account = await blog.services.auth.createAdmin("owner@example.com", PASSWORD);
+    const { user } = await blog.services.auth.signIn("owner@example.com", PASSWORD);
+    await blog.services.twoFactor.startEnrolment(account.id);
+    const { secret } = (await blog.services.twoFactor.pendingEnrolment(account.id))!;
+    await blog.services.twoFactor.confirmEnrolment(account.id, codeAt(secret, blog.clock.now()));
+    blog.clock.advance(60_000);
+    const wrongCode = codeAt(secret, new Date(blog.clock.now().getTime() + 10 * 60_000));
+
+    const loginThrottle = createLoginThrottle({ db: blog.handle.db, now: blog.clock.now, sleep: async () => {} });
+    const { context } = createRouteTestContext({ ...blog.services, loginThrottle }, user, "198.51.100.7");
+    const turnOff = (password: string, code: string) =>
+      settle(() =>
+        disableAction(
+          routeArgs(
+            postForm("http://blog.test/admin/account/two-factor", { intent: "disable", password, code }),
+            context,
+          ) as Parameters<typeof disableAction>[0],
+        ),
+      );
+
+    const statuses = [];
+    for (const [password, code] of [
+      [PASSWORD, wrongCode],
+      ["wrong password", codeAt(secret, blog.clock.now())],
+      [PASSWORD, wrongCode],
+      [PASSWORD, wrongCode],
+    ]) {
+      statuses.push((await turnOff(password!, code!)).status);
+    }
+    const locked = await turnOff(PASSWORD, wrongCode);
+    expect([...statuses, locked.status]).toEqual([401, 401, 401, 401, 429]);
+    expect(locked.body).toEqual({
+      values: {},
+      errors: {},
+      formError: "Too many failed sign-in attempts. Please try again in 15 minutes.",
+    });
+    expect(locked.headers.get("Retry-After")).toBe("900");
+
+    // The right password and code wait too, and so does signing in with a code elsewhere.
+    expect((await turnOff(PASSWORD, codeAt(secret, blog.clock.now()))).status).toBe(429);
+    const step = await blog.services.auth.beginSignIn("owner@example.com", PASSWORD);
+    if (step.kind !== "two-factor") throw new Error("expected a second step");
+    expect(
+      await codeOf(
+        loginThrottle.guardCodeStep({ accountId: account.id, clientAddress: "203.0.113.5" }, () =>
+          blog.services.auth.completeTwoFactorSignIn(step.challenge, codeAt(secret, blog.clock.now())),
+        ),
+      ),
+    ).toBe("locked");
+    expect((await blog.services.twoFactor.status(account.id)).enabled).toBe(true);
+
+    blog.clock.advance(15 * 60_000 + 1000);
+    const done = await turnOff(PASSWORD, codeAt(secret, blog.clock.now()));
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe("/admin/account");
+    expect((await blog.services.twoFactor.status(account.id)).enabled).toBe(false);
   });
 
   it("keeps the owner's known browser signing in while an attacker has locked the email", async () => {

@@ -7,11 +7,14 @@ import {
   TEST_ADMIN,
 } from "../../../tests/support/route-context.ts";
 import type { SessionUser } from "../../../server/services/auth.ts";
+import { takeFlash } from "~/lib/flash.server";
 import { loader as exportLoader } from "../resources/export";
 import { loader as activityLoader } from "./activity";
 import { action as settingsAction, loader as settingsLoader } from "./settings";
 import { loader as toolsLoader } from "./tools";
-import { action as usersAction, loader as usersLoader } from "./users";
+import { loader as usersLoader } from "./users";
+import { action as inviteAction } from "./users-invite";
+import { action as manageAction } from "./users-manage";
 
 const TEST_EDITOR: SessionUser = {
   ...TEST_ADMIN,
@@ -61,10 +64,10 @@ const pages: [string, (args: AnyArgs) => unknown][] = [
 
 const posts: [string, (args: AnyArgs) => unknown, Record<string, string>][] = [
   ["/admin/settings", settingsAction, validSettings],
-  ["/admin/users", usersAction, { intent: "invite", email: "friend@example.com" }],
-  ["/admin/users", usersAction, { intent: "transfer", id: "editor-1" }],
-  ["/admin/users", usersAction, { intent: "remove", id: "admin-1" }],
-  ["/admin/users", usersAction, { intent: "revoke", id: "invitation-1" }],
+  ["/admin/users/invite", inviteAction, { email: "friend@example.com" }],
+  ["/admin/users/manage", manageAction, { intent: "transfer", id: "editor-1" }],
+  ["/admin/users/manage", manageAction, { intent: "remove", id: "admin-1" }],
+  ["/admin/users/manage", manageAction, { intent: "revoke", id: "invitation-1" }],
 ];
 
 describe("owner-only screens", () => {
@@ -103,6 +106,39 @@ describe("owner-only screens", () => {
       expect.objectContaining({ title: "Taken over", postsPerPage: 5 }),
       expect.objectContaining({ id: TEST_ADMIN.id }),
     );
+  });
+
+  it("let the owner manage users: a change lands back with its notice, an invitation shows its link", async () => {
+    const services = ownerOnlyServices();
+    services.users.invite.mockResolvedValue({ token: "t0ken", invitation: { email: "friend@example.com" } });
+    const { context } = createRouteTestContext(services, TEST_ADMIN);
+    const invited = await settle(() =>
+      call(inviteAction, postForm("http://blog.test/admin/users/invite", { email: " friend@example.com " }), context),
+    );
+    expect(invited).toMatchObject({
+      status: 200,
+      body: {
+        values: { email: "" },
+        created: { email: "friend@example.com", link: "http://blog.test/invite?token=t0ken" },
+      },
+    });
+    expect(services.users.invite).toHaveBeenCalledWith(TEST_ADMIN, "friend@example.com");
+
+    for (const [intent, location, notice] of [
+      ["revoke", "/admin/users", "Invitation revoked."],
+      ["remove", "/admin/users", "Account removed."],
+      // Whoever gave ownership away may no longer open Users.
+      ["transfer", "/admin", "Ownership transferred."],
+    ] as const) {
+      const done = await settle(() =>
+        call(manageAction, postForm("http://blog.test/admin/users/manage", { intent, id: "editor-1" }), context),
+      );
+      expect(done.headers.get("Location"), intent).toBe(location);
+      const cookie = done.headers.get("Set-Cookie")!.split(";")[0]!;
+      const flash = await takeFlash(new Request(`http://blog.test${location}`, { headers: { Cookie: cookie } }));
+      expect(flash.message, intent).toBe(notice);
+    }
+    expect(services.users.revokeInvitation).toHaveBeenCalledWith(TEST_ADMIN, "editor-1");
   });
 
   it("send someone signed out to sign in", async () => {

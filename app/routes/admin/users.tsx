@@ -1,86 +1,55 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, unstable_useRoute as useRoute, useNavigation } from "react-router";
 import { Notice, Panel } from "~/components/admin/panel";
 import { Field, FormError } from "~/components/ui/field";
 import { buttonStyles, inputStyles, textLinkStyles } from "~/components/ui/styles";
 import { requireOwner } from "~/lib/auth.server";
+import { takeFlash } from "~/lib/flash.server";
 import { requestedPage } from "~/lib/pagination.server";
 import { formatDate } from "~/lib/format";
 import { useValidatedForm } from "~/lib/forms";
-import { formFailure, parseSubmission, readFormData } from "~/lib/forms.server";
-import { describeDomainError, throwAsRouteError } from "~/lib/route-errors.server";
+import { throwAsRouteError } from "~/lib/route-errors.server";
 import { EMAIL_MAX, inviteForm, ROLE_LABELS } from "#domain/account.ts";
-import { type FormResult, formText } from "#domain/forms.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/users";
-
-const FAILED_MESSAGE = "That did not work. Please try again.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const owner = requireOwner({ request, context });
   const page = requestedPage(request);
-  try {
-    const list = await context.get(appContext).services.users.listPage(owner, page);
-    return { ...list, page, ownerId: owner.id };
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load users. Please try again." });
-  }
+  const list = await context
+    .get(appContext)
+    .services.users.listPage(owner, page)
+    .catch((error: unknown) =>
+      throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load users. Please try again." }),
+    );
+  const flash = await takeFlash(request);
+  return data({ ...list, page, ownerId: owner.id, notice: flash.message }, { headers: flash.headers });
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const owner = requireOwner({ request, context });
-  const { services, site } = context.get(appContext);
-  const intent = formText(await readFormData(request.clone()), "intent");
-  if (intent === "invite") {
-    const submission = await parseSubmission(request, inviteForm);
-    if (!submission.ok) return submission.response;
-    try {
-      const { token, invitation } = await services.users.invite(owner, submission.input.email);
-      const link = `${site.siteUrl}/invite?${new URLSearchParams({ token })}`;
-      return { values: { email: "" }, errors: {}, invited: { email: invitation.email, link } };
-    } catch (error) {
-      const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: FAILED_MESSAGE });
-      return formFailure(submission.values, { errors: { email: failure.message } }, failure.status, failure.headers);
-    }
-  }
-  const formData = await readFormData(request);
-  const id = formText(formData, "id");
-  try {
-    if (intent === "revoke") await services.users.revokeInvitation(owner, id);
-    else if (intent === "transfer") await services.users.transferOwnership(owner, id);
-    else if (intent === "remove") await services.users.removeAccount(owner, id);
-    else return data({ values: {}, errors: {}, formError: "Unknown action" }, { status: 400 });
-    const done = { revoke: "Invitation revoked.", transfer: "Ownership transferred.", remove: "Account removed." };
-    return { values: {}, errors: {}, notice: done[intent] };
-  } catch (error) {
-    const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: FAILED_MESSAGE });
-    return formFailure({}, { formError: failure.message }, failure.status, failure.headers);
-  }
-}
-
-export default function Users({ loaderData, actionData }: Route.ComponentProps) {
-  const { accounts, invitations, page, hasNextPage, ownerId } = loaderData;
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  const inviteResult =
-    actionData && "email" in actionData.values ? (actionData as FormResult<"email", { email: string }>) : undefined;
+/**
+ * The invitation form posts to users-invite.tsx, the buttons to users-manage.tsx. A refusal,
+ * or a new invitation link, renders this page at the child's address with that route's answer.
+ */
+export default function Users({ loaderData }: Route.ComponentProps) {
+  const { accounts, invitations, page, hasNextPage, ownerId, notice } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const inviteResult = useRoute("routes/admin/users-invite")?.actionData;
+  const manageResult = useRoute("routes/admin/users-manage")?.actionData;
   const form = useValidatedForm(inviteForm, { id: "invite", result: inviteResult });
-  const invited = actionData && "invited" in actionData ? actionData.invited : undefined;
-  const notice = actionData && "notice" in actionData ? actionData.notice : undefined;
-  const otherError = actionData && !inviteResult && "formError" in actionData ? actionData.formError : undefined;
+  const invited = inviteResult?.created;
   return (
     <>
       <title>Users · Admin</title>
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Users</h1>
       <div className="mt-6 space-y-6">
-        <Notice message={notice} />
-        <FormError message={otherError} />
+        {/* A refusal that follows a notice is not a reload, so the notice is hidden by hand. */}
+        <Notice message={inviteResult || manageResult ? undefined : notice} />
+        <FormError message={manageResult?.formError} />
         <Panel id="invite-heading" title="Invite someone">
           <p className="text-sm text-slate-600 dark:text-slate-400">
             They join as an editor: they can write and publish. The link works once, for 7 days. There is no mail: copy
             the link and send it to them yourself.
           </p>
-          <Form method="post" {...form.props} className="flex flex-wrap items-end gap-3">
-            <input type="hidden" name="intent" value="invite" />
+          <Form method="post" action="/admin/users/invite" {...form.props} className="flex flex-wrap items-end gap-3">
             <div className="min-w-64 flex-1">
               <Field {...form.field("email")} label="Email">
                 {(control) => (
@@ -128,32 +97,17 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                 </div>
                 {account.id === ownerId ? null : (
                   <div className="flex gap-2">
-                    <Form method="post">
-                      <input type="hidden" name="id" value={account.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="transfer"
-                        disabled={busy}
-                        className={buttonStyles.secondary}
-                        aria-label={`Make owner: ${account.displayName}`}
-                      >
-                        Make owner
-                      </button>
-                    </Form>
-                    <Form method="post">
-                      <input type="hidden" name="id" value={account.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="remove"
-                        disabled={busy}
-                        className={buttonStyles.secondary}
-                        aria-label={`Remove ${account.displayName}`}
-                      >
-                        Remove
-                      </button>
-                    </Form>
+                    <ManageButton
+                      id={account.id}
+                      intent="transfer"
+                      label={`Make owner: ${account.displayName}`}
+                      busy={busy}
+                    >
+                      Make owner
+                    </ManageButton>
+                    <ManageButton id={account.id} intent="remove" label={`Remove ${account.displayName}`} busy={busy}>
+                      Remove
+                    </ManageButton>
                   </div>
                 )}
               </li>
@@ -183,19 +137,14 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                   <p className="text-sm">
                     {invitation.email} · expires {formatDate(invitation.expiresAt)}
                   </p>
-                  <Form method="post">
-                    <input type="hidden" name="id" value={invitation.id} />
-                    <button
-                      type="submit"
-                      name="intent"
-                      value="revoke"
-                      disabled={busy}
-                      className={buttonStyles.secondary}
-                      aria-label={`Revoke the invitation for ${invitation.email}`}
-                    >
-                      Revoke
-                    </button>
-                  </Form>
+                  <ManageButton
+                    id={invitation.id}
+                    intent="revoke"
+                    label={`Revoke the invitation for ${invitation.email}`}
+                    busy={busy}
+                  >
+                    Revoke
+                  </ManageButton>
                 </li>
               ))}
             </ul>
@@ -203,5 +152,36 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         </Panel>
       </div>
     </>
+  );
+}
+
+/** One of the owner's buttons, each its own small form posting to users-manage.tsx. */
+function ManageButton({
+  id,
+  intent,
+  label,
+  busy,
+  children,
+}: {
+  id: string;
+  intent: "revoke" | "transfer" | "remove";
+  label: string;
+  busy: boolean;
+  children: string;
+}) {
+  return (
+    <Form method="post" action="/admin/users/manage">
+      <input type="hidden" name="id" value={id} />
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        disabled={busy}
+        className={buttonStyles.secondary}
+        aria-label={label}
+      >
+        {children}
+      </button>
+    </Form>
   );
 }
