@@ -3,9 +3,10 @@
 import { performance } from "node:perf_hooks";
 import type { DatabaseHandle } from "../server/db/connect.ts";
 import { htmlToText } from "../server/html.ts";
-import { insertPost } from "../server/repositories/posts.ts";
+import { postSchema } from "#domain/post.ts";
+import { insertPosts } from "../server/repositories/posts.ts";
 import { searchPublishedPosts } from "../server/repositories/posts-search.ts";
-import { toPostFields } from "../server/services/posts.ts";
+import { toPostDraft } from "../server/services/posts.ts";
 import { onScratchDatabases } from "./scratch-databases.ts";
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 3000);
@@ -18,29 +19,24 @@ function paragraph(seed: number): string {
 
 async function seed(handle: DatabaseHandle): Promise<void> {
   const start = Date.parse("2020-01-01T00:00:00Z");
-  for (let index = 0; index < POSTS; index += 1) {
+  const posts = Array.from({ length: POSTS }, (_, index) => {
     const at = new Date(start + index * 60_000).toISOString();
-    await insertPost(
-      handle.db,
-      toPostFields({
-        slug: `post-${index}`,
-        title:
-          index === POSTS / 2 ? "The needle-in-a-haystack post" : `Post ${index} about ${WORDS[index % WORDS.length]}`,
-        content: `<h2>Part ${index}</h2><p>${paragraph(index)}</p><p>${paragraph(index + 1)}</p>`.repeat(4),
-        excerpt: paragraph(index).slice(0, 140),
-        author: "Bench",
-        coverImage: "https://example.com/c.jpg",
-        category: "Development",
-        tags: [WORDS[index % WORDS.length]!, "bench"],
-        published: true,
-        commentsClosed: false,
-        format: "html",
-        publishAt: "",
-        publishAtOffset: "",
-      }),
-      { createdAt: at, updatedAt: at },
-    );
-  }
+    const input = postSchema.parse({
+      slug: `post-${index}`,
+      title:
+        index === POSTS / 2 ? "The needle-in-a-haystack post" : `Post ${index} about ${WORDS[index % WORDS.length]}`,
+      content: `<h2>Part ${index}</h2><p>${paragraph(index)}</p><p>${paragraph(index + 1)}</p>`.repeat(4),
+      excerpt: paragraph(index).slice(0, 140),
+      author: "Bench",
+      coverImage: "https://example.com/c.jpg",
+      category: "Development",
+      tags: [WORDS[index % WORDS.length]!, "bench"],
+      published: true,
+      format: "html",
+    });
+    return { ...toPostDraft(input), createdAt: at, updatedAt: at };
+  });
+  await insertPosts(handle.db, posts);
 }
 
 async function time(label: string, run: () => Promise<unknown>): Promise<number> {

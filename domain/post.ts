@@ -52,6 +52,9 @@ export function postStatus(post: Pick<PostSummary, "published" | "publishAt">, n
 /** What a writer sets; the id and timestamps are the database's to give. */
 export type PostFields = Omit<Post, "id" | "createdAt" | "updatedAt">;
 
+/** What a save is given: the body as written. The save renders the rest (`contentHtml`, reading time). */
+export type PostDraft = Omit<PostFields, "contentHtml" | "readingMinutes">;
+
 export interface CategorySummary {
   category: string;
   postCount: number;

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, type MetaDescriptor } from "react-router";
 import { categoryPath } from "#domain/categories.ts";
+import { type ArticleData, postPath } from "./post-card-data.ts";
 import { absoluteUrl, canonicalUrl, FEED_FORMATS, type FeedFormat, feedPath } from "./site-urls.ts";
 
 export const SITE_NAME = "Inkwell";
@@ -149,6 +150,32 @@ export function blogPostingJsonLd(
     keywords: post.tags.join(", "),
     url,
   };
+}
+
+/** A post page's whole head: its article times, section and tags, breadcrumbs and BlogPosting. */
+export function postMeta(post: ArticleData, page: Pick<SeoPage, "matches" | "location">): MetaDescriptor[] {
+  const siteUrl = siteUrlFrom(page.matches);
+  return seoMeta({
+    ...page,
+    title: post.title,
+    description: post.excerpt,
+    image: post.coverImage,
+    article: {
+      publishedTime: post.createdAt,
+      modifiedTime: post.updatedAt,
+      author: post.author,
+      section: post.category,
+      tags: post.tags,
+    },
+    breadcrumbs: [...categoryCrumbs(post.category), { name: post.title, path: postPath(post.slug) }],
+    jsonLd: [
+      blogPostingJsonLd(
+        { url: siteUrl, name: siteNameFrom(page.matches) },
+        post,
+        absoluteUrl(siteUrl, postPath(post.slug)),
+      ),
+    ],
+  });
 }
 
 /** The breadcrumb trail of a category page, and of a post in it. */

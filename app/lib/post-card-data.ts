@@ -1,4 +1,4 @@
-import type { PostSummary } from "#domain/post.ts";
+import type { Post, PostSummary } from "#domain/post.ts";
 
 /** What a post card needs and no more: the fields a page sends for each post in a list. */
 export type PostCardData = Pick<
@@ -19,6 +19,24 @@ export function toPostCardData(post: PostSummary): PostCardData {
     createdAt: post.createdAt,
     readingMinutes: post.readingMinutes,
   };
+}
+
+/**
+ * A post as its page and its private preview show it: every field but the source as typed and
+ * the writer's switches (format, publishing, comments). A new field of a post reaches the page as it is.
+ */
+export type ArticleData = Omit<Post, "content" | "format" | "published" | "publishAt" | "commentsClosed">;
+
+export function toArticleData(post: Post): ArticleData {
+  const {
+    content: _content,
+    format: _format,
+    published: _published,
+    publishAt: _at,
+    commentsClosed: _closed,
+    ...article
+  } = post;
+  return article;
 }
 
 /** A post's public address; ids and former slugs redirect here. */

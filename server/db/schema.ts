@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from "kysely";
 import type { CommentStatus } from "#domain/comment.ts";
+import type { Post } from "#domain/post.ts";
 
 /** Timestamps go in as ISO strings; PostgreSQL hands back Date, SQLite the stored text. */
 type Timestamp = ColumnType<Date | string, string, string>;
@@ -30,6 +31,45 @@ export interface PostsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+/**
+ * How a posts column holds its `Post` field: as it is (`text`, `count`), 0 or 1 (`flag`),
+ * 'markdown' or 'html' (`format`), a time kept as ISO text (`time`, `optional time`: null for none).
+ */
+export type PostColumnKind = "text" | "count" | "flag" | "format" | "time" | "optional time";
+
+/** A posts column: the `Post` field it holds (null: none, the database's own), and whether only a single post carries it. */
+export interface PostColumn {
+  field: keyof Post | null;
+  kind: PostColumnKind;
+  /** The body: a single post carries it, lists never do. */
+  body?: true;
+}
+
+/**
+ * Every posts column, in the export's order: a new column is one line here beside its line in
+ * PostsTable. The summary columns, the row mapping, what a save writes (repositories/posts-rows.ts)
+ * and the export's columns (repositories/portability.ts) all follow from it.
+ */
+export const POST_COLUMNS = {
+  id: { field: "id", kind: "text" },
+  slug: { field: "slug", kind: "text" },
+  title: { field: "title", kind: "text" },
+  format: { field: "format", kind: "format" },
+  content: { field: "content", kind: "text", body: true },
+  excerpt: { field: "excerpt", kind: "text" },
+  author: { field: "author", kind: "text" },
+  cover_image: { field: "coverImage", kind: "text" },
+  category: { field: "category", kind: "text" },
+  published: { field: "published", kind: "flag" },
+  comments_closed: { field: "commentsClosed", kind: "flag" },
+  publish_at: { field: "publishAt", kind: "optional time" },
+  created_at: { field: "createdAt", kind: "time" },
+  updated_at: { field: "updatedAt", kind: "time" },
+  content_html: { field: "contentHtml", kind: "text", body: true },
+  reading_minutes: { field: "readingMinutes", kind: "count" },
+  search_key: { field: null, kind: "count" },
+} as const satisfies Record<keyof PostsTable, PostColumn>;
 
 export interface PostRevisionsTable {
   id: string;

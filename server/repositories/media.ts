@@ -32,7 +32,7 @@ export interface MediaUse {
   title: string;
 }
 
-const MEDIA_COLUMNS = [
+export const MEDIA_COLUMNS = [
   "hash",
   "original_name",
   "mime",

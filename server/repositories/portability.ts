@@ -1,8 +1,6 @@
 import type { Insertable, Kysely, Transaction } from "kysely";
-import type { Database } from "../db/schema.ts";
-import { mediaHashesIn } from "#domain/media.ts";
-import { replaceMediaUses } from "./media.ts";
-import { writeTagsAndSearch } from "./posts-search.ts";
+import { type Database, POST_COLUMNS } from "../db/schema.ts";
+import { MEDIA_COLUMNS } from "./media.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -16,48 +14,6 @@ interface ExportedTable<Table extends keyof Database> {
 function exported<Table extends keyof Database>(spec: ExportedTable<Table>): ExportedTable<Table> {
   return spec;
 }
-
-/**
- * What an export holds, section by section, in the order an import needs them (posts before
- * their comments). A new column is one line here, or one line in NOT_EXPORTED with the reason;
- * tests/integration/portability.test.ts fails while a column is in neither.
- */
-export const EXPORTED_SECTIONS = {
-  posts: exported({
-    table: "posts",
-    key: "id",
-    columns: [
-      "id",
-      "slug",
-      "title",
-      "format",
-      "content",
-      "excerpt",
-      "author",
-      "cover_image",
-      "category",
-      "published",
-      "comments_closed",
-      "publish_at",
-      "created_at",
-      "updated_at",
-    ],
-  }),
-  comments: exported({
-    table: "comments",
-    key: "id",
-    columns: ["id", "post_id", "author", "content", "created_at", "status", "held_reason"],
-  }),
-  revisions: exported({
-    table: "post_revisions",
-    key: "id",
-    columns: ["id", "post_id", "number", "kind", "saved_by", "title", "content", "format", "created_at"],
-  }),
-  users: exported({ table: "admins", key: "id", columns: ["id", "email", "display_name", "role", "created_at"] }),
-  importSources: exported({ table: "import_sources", key: "source_key", columns: ["source_key", "target_id"] }),
-} as const;
-
-export type ExportSection = keyof typeof EXPORTED_SECTIONS;
 
 /** Tables and columns an export leaves out on purpose, each with the reason. */
 export const NOT_EXPORTED: Record<string, string> = {
@@ -94,6 +50,37 @@ export const NOT_EXPORTED: Record<string, string> = {
   "admins.totp_last_step": "two-factor sign-in is turned on again after moving",
 };
 
+/**
+ * What an export holds, section by section, in the order an import needs them (posts before
+ * their comments). A new column is one line here, or one line in NOT_EXPORTED with the reason;
+ * tests/integration/portability.test.ts fails while a column is in neither. A posts column is
+ * exported unless NOT_EXPORTED names it (the column map is server/db/schema.ts).
+ */
+export const EXPORTED_SECTIONS = {
+  posts: exported({
+    table: "posts",
+    key: "id",
+    // Every column of the posts column map but those NOT_EXPORTED says why it leaves out.
+    columns: (Object.keys(POST_COLUMNS) as (keyof typeof POST_COLUMNS)[]).filter(
+      (column) => !(`posts.${column}` in NOT_EXPORTED),
+    ),
+  }),
+  comments: exported({
+    table: "comments",
+    key: "id",
+    columns: ["id", "post_id", "author", "content", "created_at", "status", "held_reason"],
+  }),
+  revisions: exported({
+    table: "post_revisions",
+    key: "id",
+    columns: ["id", "post_id", "number", "kind", "saved_by", "title", "content", "format", "created_at"],
+  }),
+  users: exported({ table: "admins", key: "id", columns: ["id", "email", "display_name", "role", "created_at"] }),
+  importSources: exported({ table: "import_sources", key: "source_key", columns: ["source_key", "target_id"] }),
+} as const;
+
+export type ExportSection = keyof typeof EXPORTED_SECTIONS;
+
 /** Every `table.column` in the database that the export neither includes nor leaves out on purpose. */
 export async function findUnclassifiedColumns(db: Kysely<Database>): Promise<string[]> {
   const tables = await db.introspection.getTables();
@@ -123,21 +110,6 @@ export async function readExportPage(
   let query = db.selectFrom(spec.table).select(spec.columns).orderBy(spec.key).limit(limit);
   if (after !== undefined) query = query.where(spec.key, ">", after);
   return (await query.execute()) as ExportRow[];
-}
-
-/** The tags of these posts (one page of them), in the writer's order. */
-export async function readTagsOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, string[]>> {
-  const tags = new Map<string, string[]>(postIds.map((id) => [id, []]));
-  if (postIds.length === 0) return tags;
-  const rows = await db
-    .selectFrom("post_tags")
-    .select(["post_id", "tag"])
-    .where("post_id", "in", postIds)
-    .orderBy("post_id")
-    .orderBy("position")
-    .execute();
-  for (const row of rows) tags.get(row.post_id)?.push(row.tag);
-  return tags;
 }
 
 export async function readAllSettings(db: Db): Promise<{ key: string; value: string }[]> {
@@ -172,27 +144,7 @@ export async function recordImportSource(db: Db, sourceKey: string, targetId: st
   await db.insertInto("import_sources").values({ source_key: sourceKey, target_id: targetId }).execute();
 }
 
-export type PostRow = Insertable<Database["posts"]>;
 export type CommentRow = Omit<Insertable<Database["comments"]>, "ip_hash">;
-
-/** A post as imported: its row as it will be stored, and its tags (search text follows from both). */
-export async function insertImportedPost(trx: Transaction<Database>, row: PostRow, tags: string[]): Promise<void> {
-  await trx.insertInto("posts").values(row).execute();
-  await writeTagsAndSearch(trx, row.id, {
-    title: row.title,
-    contentHtml: row.content_html ?? "",
-    tags,
-    published: row.published === 1,
-    createdAt: row.created_at,
-  });
-  // The images it shows (those this blog has) are in use, so the prune keeps them.
-  await replaceMediaUses(
-    trx,
-    row.id,
-    mediaHashesIn(`${row.cover_image ?? ""}\n${row.content}`),
-    String(row.updated_at),
-  );
-}
 
 export type RevisionRow = Insertable<Database["post_revisions"]>;
 
@@ -207,16 +159,8 @@ export async function insertImportedComment(db: Db, row: CommentRow): Promise<vo
     .execute();
 }
 
-const MEDIA_EXPORT_COLUMNS = [
-  "hash",
-  "original_name",
-  "mime",
-  "width",
-  "height",
-  "bytes",
-  "created_at",
-  "uploaded_by",
-] as const;
+/** An image's record as media.json carries it: whether it is in use is this blog's to work out again. */
+const MEDIA_EXPORT_COLUMNS = MEDIA_COLUMNS.filter((column) => column !== "unused_since");
 
 /** One page of uploaded images' records (not their files), in hash order after `after`. */
 export async function readMediaExportPage(db: Db, after: string | undefined, limit: number): Promise<ExportRow[]> {

@@ -10,6 +10,7 @@ import {
   pageOf,
   SUMMARY_COLUMNS,
   summarise,
+  toPost,
   toSummary,
 } from "./posts-rows.ts";
 
@@ -261,11 +262,7 @@ export async function listNewestPublishedPostsWithContent(
     db,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => ({
-    ...toSummary(row, tagsByPost.get(row.id) ?? []),
-    content: row.content,
-    contentHtml: row.content_html,
-  }));
+  return rows.map((row) => toPost(row, tagsByPost.get(row.id) ?? []));
 }
 
 export interface PostAddress {
@@ -331,5 +328,5 @@ export async function findPublicPostById(db: Db, id: string, now: string): Promi
   const row = await selectPublicPosts(db, now).selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return undefined;
   const tags = (await loadTags(db, [id])).get(id) ?? [];
-  return { ...toSummary(row, tags), content: row.content, contentHtml: row.content_html };
+  return toPost(row, tags);
 }

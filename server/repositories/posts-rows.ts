@@ -1,35 +1,76 @@
 // Post rows as every posts repository reads and writes them: columns, row mapping, tags, pages.
-import { type Selectable, type SelectQueryBuilder, sql } from "kysely";
-import type { PostsTable } from "../db/schema.ts";
-import type { PostFields, PostSummary } from "#domain/post.ts";
+import { type Insertable, type Selectable, type SelectQueryBuilder, sql } from "kysely";
+import { POST_COLUMNS, type PostColumn, type PostColumnKind, type PostsTable } from "../db/schema.ts";
+import type { Post, PostFields, PostSummary } from "#domain/post.ts";
 import type { Page } from "#domain/pagination.ts";
 import { mediaHashesIn } from "#domain/media.ts";
 import { type Db, toIsoString } from "./rows.ts";
 
-export const SUMMARY_COLUMNS = [
-  "posts.id",
-  "posts.slug",
-  "posts.title",
-  "posts.excerpt",
-  "posts.author",
-  "posts.cover_image",
-  "posts.category",
-  "posts.published",
-  "posts.format",
-  "posts.reading_minutes",
-  "posts.publish_at",
-  "posts.comments_closed",
-  "posts.created_at",
-  "posts.updated_at",
-] as const;
+type PostColumnName = keyof typeof POST_COLUMNS;
+type MappedField = (typeof POST_COLUMNS)[PostColumnName]["field"];
+/** Every `Post` field but its tags (kept in post_tags) has a column; the type checker stops here otherwise. */
+true satisfies [Exclude<keyof Post, MappedField | "tags">] extends [never] ? true : never;
 
-export type SummaryRow = Omit<Selectable<PostsTable>, "content" | "content_html" | "search_key">;
+const COLUMN_ENTRIES = Object.entries(POST_COLUMNS) as [PostColumnName, PostColumn][];
 
-/** Tags of one page of posts: the id list is a page long at most. */
-export async function loadTags(db: Db, postIds: string[]): Promise<Map<string, string[]>> {
+/** The columns lists read: every column with a `Post` field but the body's. */
+type SummaryColumn = {
+  [Name in PostColumnName]: (typeof POST_COLUMNS)[Name] extends { body: true } | { field: null } ? never : Name;
+}[PostColumnName];
+
+export const SUMMARY_COLUMNS = COLUMN_ENTRIES.filter(([, column]) => column.field !== null && !column.body).map(
+  ([name]) => `posts.${name}` as const,
+) as `posts.${SummaryColumn}`[];
+
+export type SummaryRow = Pick<Selectable<PostsTable>, SummaryColumn>;
+
+function readColumn(kind: PostColumnKind, value: unknown): unknown {
+  switch (kind) {
+    case "flag":
+      return Number(value) === 1;
+    case "format":
+      return value === "markdown" ? "markdown" : "html";
+    case "time":
+      return toIsoString(value as Date | string);
+    case "optional time":
+      return value === null || value === undefined ? null : toIsoString(value as Date | string);
+    default:
+      return value;
+  }
+}
+
+function writeColumn(kind: PostColumnKind, value: unknown): unknown {
+  if (kind === "flag") return value ? 1 : 0;
+  if (kind === "optional time") return value ?? null;
+  return value;
+}
+
+/** The `Post` fields a row holds, each as its column's kind reads it (columns the row lacks are left out). */
+export function postFieldsFromRow(row: Record<string, unknown>): Partial<Post> {
+  const fields: Record<string, unknown> = {};
+  for (const [name, column] of COLUMN_ENTRIES) {
+    if (column.field !== null && name in row) fields[column.field] = readColumn(column.kind, row[name]);
+  }
+  return fields as Partial<Post>;
+}
+
+/** The columns these fields are kept in (fields not given are left out, so an update keeps them). */
+export function toRow(fields: Partial<Post>): Partial<Insertable<PostsTable>> {
+  const row: Record<string, unknown> = {};
+  for (const [name, column] of COLUMN_ENTRIES) {
+    if (column.field !== null && column.field in fields) row[name] = writeColumn(column.kind, fields[column.field]);
+  }
+  return row as Partial<Insertable<PostsTable>>;
+}
+
+/** The most posts whose tags one query reads: an export's page (services/export.ts); lists read fewer. */
+const TAGS_READ_AT_ONCE = 500;
+
+/** Tags of one page of posts, in the writer's order: the id list is a page long at most. */
+export async function loadTags(db: Db, postIds: readonly string[]): Promise<Map<string, string[]>> {
   const tagsByPost = new Map<string, string[]>();
   if (postIds.length === 0) return tagsByPost;
-  if (postIds.length > INSERT_BATCH_ROWS)
+  if (postIds.length > TAGS_READ_AT_ONCE)
     throw new RangeError(`Tags are loaded a page at a time, not for ${postIds.length} posts`);
   const tagRows = await db
     .selectFrom("post_tags")
@@ -45,23 +86,12 @@ export async function loadTags(db: Db, postIds: string[]): Promise<Map<string, s
 }
 
 export function toSummary(row: SummaryRow, tags: string[]): PostSummary {
-  return {
-    id: row.id,
-    slug: row.slug,
-    title: row.title,
-    excerpt: row.excerpt,
-    author: row.author,
-    coverImage: row.cover_image,
-    category: row.category,
-    tags,
-    published: row.published === 1,
-    format: row.format === "markdown" ? "markdown" : "html",
-    readingMinutes: row.reading_minutes,
-    publishAt: row.publish_at === null ? null : toIsoString(row.publish_at),
-    commentsClosed: row.comments_closed === 1,
-    createdAt: toIsoString(row.created_at),
-    updatedAt: toIsoString(row.updated_at),
-  };
+  return { ...postFieldsFromRow(row), tags } as PostSummary;
+}
+
+/** A single post, body included, from its whole row and its tags. */
+export function toPost(row: Omit<Selectable<PostsTable>, "search_key">, tags: string[]): Post {
+  return { ...postFieldsFromRow(row), tags } as Post;
 }
 
 /** Rows to summaries with their tags, in one extra query for the whole list. */
@@ -99,24 +129,6 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return Array.from({ length: Math.ceil(items.length / size) }, (_, index) =>
     items.slice(index * size, (index + 1) * size),
   );
-}
-
-export function toRow(fields: PostFields) {
-  return {
-    slug: fields.slug,
-    title: fields.title,
-    content: fields.content,
-    excerpt: fields.excerpt,
-    author: fields.author,
-    cover_image: fields.coverImage,
-    category: fields.category,
-    published: fields.published ? 1 : 0,
-    format: fields.format,
-    content_html: fields.contentHtml,
-    reading_minutes: fields.readingMinutes,
-    publish_at: fields.publishAt,
-    comments_closed: fields.commentsClosed ? 1 : 0,
-  };
 }
 
 /** The uploaded images a post shows, in its body or as its cover. */

@@ -1,14 +1,12 @@
 // Writing posts, and the reads the writer's side needs (drafts included).
-import { type Kysely, type Transaction, sql } from "kysely";
-import type { Database } from "../db/schema.ts";
-import type { Post, PostFields, PostSummary } from "#domain/post.ts";
+import { type Insertable, type Kysely, type Transaction, sql } from "kysely";
+import type { Database, PostsTable } from "../db/schema.ts";
+import { type Post, type PostDraft, type PostFields, type PostSummary, uniqueNonEmptyTags } from "#domain/post.ts";
 import { type Page, pageWindow } from "#domain/pagination.ts";
+import { renderPostBody } from "../render/post-body.ts";
 import { recordRevision } from "./post-revisions.ts";
 import { replaceMediaUses } from "./media.ts";
-import { type Db, newId } from "./rows.ts";
-
-// The portability services still import these from here while they are being split; they live in rows.ts.
-export { newId, toIsoString } from "./rows.ts";
+import { type Db, inTransaction, newId } from "./rows.ts";
 import {
   chunk,
   escapeLikePattern,
@@ -20,10 +18,12 @@ import {
   pageOf,
   SUMMARY_COLUMNS,
   summarise,
+  toPost,
   toRow,
-  toSummary,
 } from "./posts-rows.ts";
 import { chooseSearchKeys, deleteSearchRow, searchText, writeTagsAndSearch } from "./posts-search.ts";
+
+type PostRow = Insertable<PostsTable>;
 
 /** Who saved, and how, for the revision a save keeps. */
 export interface RevisionAuthor {
@@ -35,7 +35,7 @@ export async function findPostById(db: Db, id: string): Promise<Post | undefined
   const row = await db.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return undefined;
   const tags = (await loadTags(db, [id])).get(id) ?? [];
-  return { ...toSummary(row, tags), content: row.content, contentHtml: row.content_html };
+  return toPost(row, tags);
 }
 
 /**
@@ -95,7 +95,7 @@ export async function listAllPosts(db: Db, filter: string, request: PageRequest)
 async function keepRevision(
   trx: Transaction<Database>,
   postId: string,
-  fields: PostFields,
+  fields: PostDraft,
   revision: RevisionAuthor,
   createdAt: string,
 ): Promise<void> {
@@ -110,34 +110,72 @@ async function keepRevision(
   });
 }
 
-export async function insertPost(
-  db: Kysely<Database>,
-  fields: PostFields,
-  timestamps: { createdAt: string; updatedAt: string },
-  revision?: RevisionAuthor,
-): Promise<Post> {
-  return db.transaction().execute(async (trx) => {
-    const id = newId();
-    await trx
-      .insertInto("posts")
-      .values({ id, ...toRow(fields), created_at: timestamps.createdAt, updated_at: timestamps.updatedAt })
-      .execute();
-    await writeTagsAndSearch(trx, id, { ...fields, createdAt: timestamps.createdAt });
-    if (revision) await keepRevision(trx, id, fields, revision, timestamps.updatedAt);
-    await replaceMediaUses(trx, id, mediaUsedBy(fields), timestamps.updatedAt);
-    const post = await findPostById(trx, id);
-    if (!post) throw new Error(`Post ${id} vanished after insert`);
-    return post;
-  });
+/**
+ * A draft as it is stored: its body rendered and sanitised (server/render/post-body.ts), with
+ * its reading time, and its tags each once. Every save of a post comes through here, so no
+ * caller can store HTML the sanitiser has not seen.
+ */
+function renderDraft<Draft extends PostDraft>(draft: Draft): Draft & PostFields {
+  const rendered = renderPostBody(draft.format, draft.content);
+  return {
+    ...draft,
+    tags: uniqueNonEmptyTags(draft.tags),
+    contentHtml: rendered.html,
+    readingMinutes: rendered.readingMinutes,
+  };
 }
 
+/** A post to create: the draft, its times, its id when it keeps one (an import), and the revision an editor's save keeps. */
+export type NewPost = PostDraft & { id?: string; createdAt: string; updatedAt: string; revision?: RevisionAuthor };
+
+/**
+ * The one way posts are created (the editor, imports, demo content, benchmark data): in one
+ * transaction (the caller's, when given one), with multi-row inserts of at most
+ * INSERT_BATCH_ROWS rows, so 100,000 benchmark posts load in one pass. Returns their ids.
+ */
+export async function insertPosts(db: Db, drafts: readonly NewPost[]): Promise<string[]> {
+  const posts = drafts.map(({ revision, ...draft }) => ({ ...renderDraft(draft), id: draft.id ?? newId(), revision }));
+  await inTransaction(db, async (trx) => {
+    for (const batch of chunk(posts, INSERT_BATCH_ROWS)) {
+      const keys = await chooseSearchKeys(trx, batch);
+      await trx
+        .insertInto("posts")
+        .values(batch.map((post) => ({ ...toRow(post), search_key: keys.get(post.id) ?? null }) as PostRow))
+        .execute();
+      const tags = batch.flatMap((post) =>
+        post.tags.map((tag, position) => ({ post_id: post.id, tag, tag_key: tag.toLowerCase(), position })),
+      );
+      for (const tagBatch of chunk(tags, INSERT_BATCH_ROWS))
+        await trx.insertInto("post_tags").values(tagBatch).execute();
+      const searched = batch.filter((post) => keys.has(post.id));
+      if (searched.length > 0) {
+        await trx
+          .insertInto("post_search")
+          .values(
+            searched.map((post) => ({ rowid: keys.get(post.id)!, post_id: post.id, search_text: searchText(post) })),
+          )
+          .execute();
+      }
+      for (const post of batch) {
+        // A new post has no image uses yet: only those it shows are written.
+        const images = mediaUsedBy(post);
+        if (images.length > 0) await replaceMediaUses(trx, post.id, images, post.updatedAt);
+        if (post.revision) await keepRevision(trx, post.id, post, post.revision, post.updatedAt);
+      }
+    }
+  });
+  return posts.map((post) => post.id);
+}
+
+/** The one way a post changes (the editor's save, a restored revision): its body rendered again, its history kept. */
 export async function updatePost(
   db: Kysely<Database>,
   id: string,
-  fields: PostFields,
+  draft: PostDraft,
   updatedAt: string,
   revision?: RevisionAuthor,
 ): Promise<Post | undefined> {
+  const fields = renderDraft(draft);
   return db.transaction().execute(async (trx) => {
     const before = await trx.selectFrom("posts").select(["slug", "created_at"]).where("id", "=", id).executeTakeFirst();
     if (!before) return undefined;
@@ -162,49 +200,6 @@ export async function updatePost(
     if (fields.published) await trx.deleteFrom("post_preview_tokens").where("post_id", "=", id).execute();
     return findPostById(trx, id);
   });
-}
-
-/**
- * Many posts in one transaction, with multi-row inserts of at most INSERT_BATCH_ROWS rows:
- * how the benchmark data is loaded fast enough to build 100,000 posts in seconds.
- */
-export async function insertPosts(
-  db: Kysely<Database>,
-  posts: readonly (PostFields & { createdAt: string; updatedAt: string })[],
-): Promise<string[]> {
-  const rows = posts.map((post) => ({ ...post, id: newId() }));
-  await db.transaction().execute(async (trx) => {
-    for (const batch of chunk(rows, INSERT_BATCH_ROWS)) {
-      const keys = await chooseSearchKeys(trx, batch);
-      await trx
-        .insertInto("posts")
-        .values(
-          batch.map((post) => ({
-            id: post.id,
-            ...toRow(post),
-            search_key: keys.get(post.id) ?? null,
-            created_at: post.createdAt,
-            updated_at: post.updatedAt,
-          })),
-        )
-        .execute();
-      const tags = batch.flatMap((post) =>
-        post.tags.map((tag, position) => ({ post_id: post.id, tag, tag_key: tag.toLowerCase(), position })),
-      );
-      for (const tagBatch of chunk(tags, INSERT_BATCH_ROWS))
-        await trx.insertInto("post_tags").values(tagBatch).execute();
-      const searched = batch.filter((post) => keys.has(post.id));
-      if (searched.length > 0) {
-        await trx
-          .insertInto("post_search")
-          .values(
-            searched.map((post) => ({ rowid: keys.get(post.id)!, post_id: post.id, search_text: searchText(post) })),
-          )
-          .execute();
-      }
-    }
-  });
-  return rows.map((row) => row.id);
 }
 
 /** Deletes the post, its comments, tags, search row, revisions, preview links and image uses in one transaction. */

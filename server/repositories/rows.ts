@@ -12,3 +12,8 @@ export function toIsoString(value: Date | string): string {
 export function newId(): string {
   return randomBytes(12).toString("base64url");
 }
+
+/** Runs `work` in the caller's transaction when given one, else in a transaction of its own. */
+export function inTransaction<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);
+}

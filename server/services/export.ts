@@ -7,7 +7,8 @@ import { type ImageFormat } from "#domain/media.ts";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "#domain/portability.ts";
 import type { Database } from "../db/schema.ts";
 import type { MediaStore } from "../media/store.ts";
-import { toIsoString } from "../repositories/posts.ts";
+import { loadTags } from "../repositories/posts-rows.ts";
+import { toIsoString } from "../repositories/rows.ts";
 import {
   EXPORTED_SECTIONS,
   type ExportRow,
@@ -16,7 +17,6 @@ import {
   readExportPage,
   readMediaExportPage,
   readMediaFileKeys,
-  readTagsOfPosts,
 } from "../repositories/portability.ts";
 import { findSiteSettings } from "../repositories/site-settings.ts";
 import { ARCHIVE_EXPORT_NAME, ARCHIVE_MEDIA_NAME } from "./import-archive.ts";
@@ -67,7 +67,7 @@ export async function* exportBlog({ db, now }: Pick<ExportDeps, "db" | "now">): 
       const page = await readExportPage(db, section, after, EXPORT_PAGE_SIZE);
       const tags =
         section === "posts"
-          ? await readTagsOfPosts(
+          ? await loadTags(
               db,
               page.map((row) => String(row.id)),
             )

@@ -6,16 +6,12 @@ import { COMMENT_AUTHOR_MAX, COMMENT_CONTENT_MAX } from "#domain/comment.ts";
 import { POST_LIMITS } from "#domain/post.ts";
 import type { ImportOptions, ImportReport } from "#domain/portability.ts";
 import { htmlToText, sanitizePostHtml } from "../html.ts";
-import {
-  findImportTarget,
-  insertImportedComment,
-  insertImportedPost,
-  recordImportSource,
-} from "../repositories/portability.ts";
-import { isSlugTaken, newId } from "../repositories/posts.ts";
+import { findImportTarget, insertImportedComment, recordImportSource } from "../repositories/portability.ts";
+import { insertPosts, isSlugTaken } from "../repositories/posts.ts";
+import { newId } from "../repositories/rows.ts";
 import { firstFreeSlug, slugFromTitle, toSlug } from "../slugs.ts";
 import type { ForeignExport } from "./import-formats.ts";
-import { announceImported, emptyReport, type ImportDeps, keptTags, renderedBody, type Trx } from "./import-report.ts";
+import { announceImported, emptyReport, type ImportDeps, keptTags, type Trx } from "./import-report.ts";
 
 const EXCERPT_FROM_BODY = 200;
 /** How a Ghost export writes its own site's address, for the site it is imported into to fill in. */
@@ -68,33 +64,34 @@ export async function importForeign(
         externalImages += [...content.matchAll(/<img\b[^>]*\bsrc="https?:\/\//gi)].length;
         report.warnings.push(...post.notes);
         const createdAt = post.createdAt ?? importedAt;
-        await insertImportedPost(
-          trx,
+        await insertPosts(trx, [
           {
             id: postId,
             title: (post.title || "Untitled").slice(0, POST_LIMITS.title),
             slug: await firstFreeSlug(toSlug(post.slug) || slugFromTitle(post.title || "Untitled"), (slug) =>
               isSlugTaken(trx, slug),
             ),
-            ...renderedBody("html", content.slice(0, POST_LIMITS.content)),
+            format: "html",
+            content: content.slice(0, POST_LIMITS.content),
             excerpt: (
               post.excerpt || htmlToText(content).replace(/\s+/g, " ").trim().slice(0, EXCERPT_FROM_BODY)
             ).slice(0, POST_LIMITS.excerpt),
             author: (post.author || "Anonymous").slice(0, POST_LIMITS.author),
-            cover_image: keepsCover ? coverImage.slice(0, POST_LIMITS.coverImage) : "",
+            coverImage: keepsCover ? coverImage.slice(0, POST_LIMITS.coverImage) : "",
             category: category ?? options.defaultCategory,
-            published: post.published ? 1 : 0,
-            publish_at: post.publishAt ?? null,
-            comments_closed: post.commentsClosed ? 1 : 0,
-            created_at: createdAt,
-            updated_at: post.updatedAt ?? createdAt,
+            tags: keptTags(
+              post.label,
+              post.tags.map((tag) => tag.slice(0, POST_LIMITS.tag)),
+              report,
+            ),
+            published: post.published,
+            publishAt: post.publishAt ?? null,
+            commentsClosed: post.commentsClosed,
+            createdAt,
+            updatedAt: post.updatedAt ?? createdAt,
+            ...post.kept,
           },
-          keptTags(
-            post.label,
-            post.tags.map((tag) => tag.slice(0, POST_LIMITS.tag)),
-            report,
-          ),
-        );
+        ]);
         await recordImportSource(trx, post.sourceKey, postId);
         changedPosts.add(postId);
         report.created.posts += 1;

@@ -2,6 +2,7 @@
 // and the readers' shared helpers; what a post means for the blog is decided in import-foreign.ts.
 import type { CommentStatus } from "#domain/comment.ts";
 import { cleanText } from "#domain/forms.ts";
+import type { PostDraft } from "#domain/post.ts";
 
 export interface ForeignComment {
   sourceKey: string;
@@ -35,6 +36,8 @@ export interface ForeignPost {
   comments: ForeignComment[];
   /** What the report says about this post if it is created (why it became a draft, what stays as text). */
   notes: string[];
+  /** Fields the source has as this blog keeps them, checked by the reader: they go into the post as they are. */
+  kept?: Partial<PostDraft>;
 }
 
 export interface ForeignExport {

@@ -14,16 +14,15 @@ import {
   type ExportSection,
   findImportTarget,
   insertImportedComment,
-  insertImportedPost,
   insertImportedRevision,
   insertSetting,
-  type PostRow,
   recordImportSource,
   type RevisionRow,
   rowExists,
   settingExists,
 } from "../repositories/portability.ts";
-import { isSlugTaken } from "../repositories/posts.ts";
+import { insertPosts, isSlugTaken, type NewPost } from "../repositories/posts.ts";
+import { postFieldsFromRow } from "../repositories/posts-rows.ts";
 import { findSiteSettingsVersion, saveSiteSettings } from "../repositories/site-settings.ts";
 import { firstFreeSlug, slugFromTitle, toSlug } from "../slugs.ts";
 import { exportKey, SITE_SETTINGS_KEY } from "./export.ts";
@@ -36,7 +35,6 @@ import {
   isPostFormat,
   keptTags,
   refuse,
-  renderedBody,
   type Trx,
 } from "./import-report.ts";
 
@@ -91,19 +89,19 @@ export async function importOwn(
           `${label} shows ${missingImages} uploaded images this blog does not have (/media/…): import the .zip export, which carries them`,
         );
       }
-      await insertImportedPost(
-        trx,
+      await insertPosts(trx, [
         {
-          ...(columns as PostRow),
+          // Columns the export leaves out take the database's defaults, as in an older export.
+          ...(postFieldsFromRow(columns) as NewPost),
           category,
           // An address another post here already has is made free, as for a new post.
           slug: await firstFreeSlug(toSlug(String(row.slug ?? "")) || slugFromTitle(String(row.title)), (slug) =>
             isSlugTaken(trx, slug),
           ),
-          ...renderedBody(isPostFormat(row.format) ? row.format : "html", String(row.content)),
+          content: String(row.content),
+          tags: keptTags(label, Array.isArray(tags) ? tags.map(String) : [], report),
         },
-        keptTags(label, Array.isArray(tags) ? tags.map(String) : [], report),
-      );
+      ]);
       importedPosts.add(id);
       changedPosts.add(id);
       report.created.posts += 1;

@@ -5,7 +5,6 @@ import { DomainError } from "#domain/errors.ts";
 import { POST_FORMATS, POST_LIMITS, type PostFormat, uniqueNonEmptyTags } from "#domain/post.ts";
 import { IMPORT_TOO_LARGE_MESSAGE, type ImportReport } from "#domain/portability.ts";
 import type { Database } from "../db/schema.ts";
-import { renderPostBody } from "../render/post-body.ts";
 import { type ContentChanges, type ContentTag, postTag } from "./content-changes.ts";
 
 /** What an import writes with: the database, the clock and the cache it clears. */
@@ -33,15 +32,6 @@ export function emptyReport(format: ImportReport["format"]): ImportReport {
 export function announceImported(changes: ContentChanges, changedPosts: Set<string>): void {
   if (changedPosts.size === 0) return;
   changes.publish(["lists", ...[...changedPosts].map((id): ContentTag => postTag(id))]);
-}
-
-/**
- * The stored columns of a body: the source as written, and the HTML and reading time the
- * renderer derives from it (through the sanitiser), never taken on trust from a file.
- */
-export function renderedBody(format: PostFormat, content: string) {
-  const rendered = renderPostBody(format, content);
-  return { format, content, content_html: rendered.html, reading_minutes: rendered.readingMinutes };
 }
 
 export function isPostFormat(value: unknown): value is PostFormat {

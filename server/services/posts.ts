@@ -3,10 +3,9 @@ import {
   localDateTimeToUtc,
   postStatus,
   type PostStatus,
-  type PostFields,
+  type PostDraft,
   type PostFormat,
   type PostInput,
-  uniqueNonEmptyTags,
 } from "#domain/post.ts";
 import type { PostRevision, PostRevisionSummary } from "#domain/revision.ts";
 import { CATEGORIES, type Category } from "#domain/categories.ts";
@@ -60,28 +59,17 @@ export interface Writer extends Actor {
 }
 
 /**
- * What a save stores: the fields as written plus what is derived from them once, here, so
- * reads never render Markdown: the body rendered and sanitised, its reading time, and the
- * publishing time in UTC (kept only for a post that is published).
+ * What a save is given: the fields as written, with the publishing time in UTC (kept only for
+ * a post that is published). The save renders the body (repositories/posts.ts), so reads never
+ * render Markdown.
  */
-export function toPostFields(input: PostInput): PostFields {
+export function toPostDraft(input: PostInput): PostDraft {
   const { publishAt, publishAtOffset, ...fields } = input;
-  return withRenderedBody({
+  return {
     ...fields,
     // The service puts the post's real slug here (chooseSlug): blank means "from the title".
     slug: fields.slug ?? "",
     publishAt: fields.published && publishAt ? (localDateTimeToUtc(publishAt, publishAtOffset) ?? null) : null,
-  });
-}
-
-function withRenderedBody(fields: Omit<PostFields, "contentHtml" | "readingMinutes">): PostFields {
-  const rendered = renderPostBody(fields.format, fields.content);
-  // The schema already cleans tags; repeating it here keeps the tag key unique for any caller.
-  return {
-    ...fields,
-    tags: uniqueNonEmptyTags(fields.tags),
-    contentHtml: rendered.html,
-    readingMinutes: rendered.readingMinutes,
   };
 }
 
@@ -260,14 +248,18 @@ export function createPostService({
     async createPost(input: PostInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
       const at = timestamp();
       const slug = await chooseSlug(input);
-      const post = await guardDatabase(() =>
-        posts.insertPost(
-          db,
-          { ...toPostFields(input), slug },
-          { createdAt: at, updatedAt: at },
-          { kind: "save", savedBy: writer.email },
-        ),
-      );
+      const post = await guardDatabase(async () => {
+        const [id] = await posts.insertPosts(db, [
+          {
+            ...toPostDraft(input),
+            slug,
+            createdAt: at,
+            updatedAt: at,
+            revision: { kind: "save", savedBy: writer.email },
+          },
+        ]);
+        return (await posts.findPostById(db, id!))!;
+      });
       announce(post.id);
       if (post.published) await audit.record(writer, "post-published", post.title);
       return post;
@@ -279,7 +271,7 @@ export function createPostService({
       const updated =
         before &&
         (await guardDatabase(() =>
-          posts.updatePost(db, id, { ...toPostFields(input), slug }, timestamp(), {
+          posts.updatePost(db, id, { ...toPostDraft(input), slug }, timestamp(), {
             kind: "save",
             savedBy: writer.email,
           }),
@@ -339,22 +331,9 @@ export function createPostService({
      */
     async restoreRevision(id: string, revisionId: string, writer: Writer): Promise<Post> {
       const [post, revision] = await Promise.all([requirePost(id), getRevision(id, revisionId)]);
-      const {
-        id: _id,
-        createdAt: _createdAt,
-        updatedAt: _updatedAt,
-        contentHtml: _html,
-        readingMinutes: _minutes,
-        ...kept
-      } = post;
-      const fields = withRenderedBody({
-        ...kept,
-        title: revision.title,
-        content: revision.content,
-        format: revision.format,
-      });
+      const draft: PostDraft = { ...post, title: revision.title, content: revision.content, format: revision.format };
       const restored = await guardDatabase(() =>
-        posts.updatePost(db, id, fields, timestamp(), { kind: "restore", savedBy: writer.email }),
+        posts.updatePost(db, id, draft, timestamp(), { kind: "restore", savedBy: writer.email }),
       );
       if (!restored) throw new DomainError("POST_NOT_FOUND", "Post not found");
       announce(id);

@@ -1,5 +1,4 @@
-import type { PostInput } from "#domain/post.ts";
-import type { Post } from "#domain/post.ts";
+import { type Post, type PostInput, postSchema } from "#domain/post.ts";
 import type { Services } from "../../server/services/index.ts";
 
 let sequence = 0;
@@ -7,23 +6,20 @@ let sequence = 0;
 /** The admin every test save is made by. */
 export const TEST_WRITER = { label: "writer", email: "writer@example.com" };
 
+/** A valid post: the schema's defaults for every field a test leaves out, then the test's own values as given. */
 export function buildPostInput(overrides: Partial<PostInput> = {}): PostInput {
   sequence += 1;
-  return {
+  const input = postSchema.parse({
     title: `Post number ${sequence}`,
     content: `<p>Body of post ${sequence}.</p>`,
     excerpt: `Excerpt of post ${sequence}.`,
     author: "Ada Writer",
     coverImage: "https://images.example.com/cover.jpg",
     category: "Development",
-    tags: [],
     published: true,
-    commentsClosed: false,
     format: "html",
-    publishAt: "",
-    publishAtOffset: "",
-    ...overrides,
-  };
+  });
+  return { ...input, ...overrides };
 }
 
 /** A clock the test moves by hand, so orderings and timestamps are exact. */

@@ -2,18 +2,10 @@ import { CategoryBadge } from "~/components/site/category-badge";
 import { PostByline } from "~/components/site/post-byline";
 import { TagList } from "~/components/site/tag-list";
 import { CoverImage } from "~/components/ui/cover-image";
+import type { ArticleData } from "~/lib/post-card-data";
 
 interface PostArticleBodyProps {
-  post: {
-    title: string;
-    author: string;
-    coverImage: string;
-    category: string;
-    tags: string[];
-    createdAt: string;
-    readingMinutes: number;
-    contentHtml: string;
-  };
+  post: ArticleData;
 }
 
 /** A post as readers see it: the public page and the private preview show the same thing. */

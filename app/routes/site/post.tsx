@@ -6,10 +6,9 @@ import { ArrowLeftIcon } from "~/components/ui/icons";
 import { buttonStyles } from "~/components/ui/styles";
 import { postTag } from "#server/services/content-changes.ts";
 import { formFailure, parseSubmission } from "~/lib/forms.server";
-import { blogPostingJsonLd, categoryCrumbs, errorMeta, seoMeta, siteNameFrom, siteUrlFrom, withSite } from "~/lib/meta";
-import { postPath, toPostCardData } from "~/lib/post-card-data";
+import { errorMeta, postMeta, withSite } from "~/lib/meta";
+import { postPath, toArticleData, toPostCardData } from "~/lib/post-card-data";
 import { requestedPage, requireExistingPage } from "~/lib/pagination.server";
-import { absoluteUrl } from "~/lib/site-urls";
 import { describeDomainError, type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
 import { categoryPath } from "#domain/categories.ts";
 import {
@@ -76,7 +75,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireExistingPage(thread.comments);
   tagPage([postTag(post.id), ...related.map((relatedPost) => postTag(relatedPost.id))]);
   return {
-    post: { ...toPostCardData(post), contentHtml: post.contentHtml, updatedAt: post.updatedAt },
+    post: toArticleData(post),
     comments: thread.comments,
     awaitingModeration: thread.awaitingModeration,
     commentsOpen: thread.open,
@@ -127,26 +126,7 @@ export const handle = staticPage;
 
 export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, location }) => {
   if (error || !loaderData) return errorMeta(error);
-  const { post } = loaderData;
-  const siteUrl = siteUrlFrom(matches);
-  return seoMeta({
-    title: post.title,
-    description: post.excerpt,
-    matches,
-    location,
-    image: post.coverImage,
-    article: {
-      publishedTime: post.createdAt,
-      modifiedTime: post.updatedAt,
-      author: post.author,
-      section: post.category,
-      tags: post.tags,
-    },
-    breadcrumbs: [...categoryCrumbs(post.category), { name: post.title, path: postPath(post.slug) }],
-    jsonLd: [
-      blogPostingJsonLd({ url: siteUrl, name: siteNameFrom(matches) }, post, absoluteUrl(siteUrl, postPath(post.slug))),
-    ],
-  });
+  return postMeta(loaderData.post, { matches, location });
 });
 
 export default function Post({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { ErrorPanel } from "~/components/site/error-panel";
 import { errorMeta, pageMeta } from "~/lib/meta";
-import { toPostCardData } from "~/lib/post-card-data";
+import { toArticleData } from "~/lib/post-card-data";
 import { withRouteErrors } from "~/lib/route-errors.server";
 import { appContext } from "#server/request-context.ts";
 import { PostArticleBody } from "~/components/site/post-article-body";
@@ -24,7 +24,7 @@ export const loader = withRouteErrors(
       throw data({ message: ENDED_MESSAGE }, { status: 404, headers: PRIVATE_HEADERS });
     }
     const post = await context.get(appContext).services.posts.getPreview(params.token);
-    return data({ post: { ...toPostCardData(post), contentHtml: post.contentHtml } }, { headers: PRIVATE_HEADERS });
+    return data({ post: toArticleData(post) }, { headers: PRIVATE_HEADERS });
   },
 );
 
