@@ -1,7 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import type { DomainError, DomainErrorCode } from "#domain/errors.ts";
 import { type FormDefinition, type FormResult, validateForm } from "#domain/forms.ts";
-import { describeDomainError, type DomainFailure, type RouteErrorData } from "./route-errors.server";
+import { answerDomainErrors, type DomainFailure, type RouteErrorData } from "./route-errors.server";
 
 export const UNREADABLE_FORM_MESSAGE = "The form could not be read. Please reload the page and try again.";
 
@@ -53,25 +53,22 @@ export type Outcome<T, Field extends string, Values> =
 /**
  * Runs what a valid form asked for. A domain error becomes the form's refusal, with its status
  * and `Retry-After`: the message on `field`, or on the form when no field is named. Anything
- * else is a bug and goes on to the error boundary (describeDomainError), so actions need no
- * try blocks of their own.
+ * else goes on to the error boundary (answerDomainErrors), so actions hold no try blocks.
  */
 export async function perform<T, Field extends string, Values>(
   context: Readonly<RouterContextProvider>,
   step: () => Promise<T>,
   { values, field, messages = {} }: { values: Values; field?: Field; messages?: RefusalMessages },
 ): Promise<Outcome<T, Field, Values>> {
-  try {
-    return { ok: true, value: await step() };
-  } catch (error) {
-    const failure = describeDomainError(error, context);
-    const chosen = messages[(error as DomainError).code];
+  const answer = (failure: DomainFailure, error: DomainError): Outcome<T, Field, Values> => {
+    const chosen = messages[error.code];
     const message = typeof chosen === "function" ? chosen(failure) : (chosen ?? failure.message);
     const refusal = field
       ? { errors: { [field]: message } as FormResult<Field, Values>["errors"] }
       : { formError: message };
     return { ok: false, response: formFailure(values, refusal, failure.status, failure.headers) };
-  }
+  };
+  return answerDomainErrors(context, { answer }, async () => ({ ok: true as const, value: await step() }));
 }
 
 /** An action's success that hands back something shown only once, in the one result shape. */

@@ -5,7 +5,7 @@ import { Notice } from "~/components/admin/panel";
 import { FormError } from "~/components/ui/field";
 import { requireAdmin } from "~/lib/auth.server";
 import { takeFlash } from "~/lib/flash.server";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/account";
 
@@ -33,36 +33,37 @@ function approximately(iso: string, now: number): string {
   return "just now";
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireAdmin({ request, context });
-  const { services, sessionCookie } = context.get(appContext);
-  const token = await sessionCookie.read(request);
-  const [sessions, twoFactor, enrolment] = await Promise.all([
-    services.auth.listSessions(user.id, token),
-    services.twoFactor.status(user.id),
-    services.twoFactor.pendingEnrolment(user.id),
-  ]).catch((error: unknown) =>
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load your account. Please try again." }),
-  );
-  const flash = await takeFlash(request);
-  const now = Date.now();
-  return data(
-    {
-      user: { displayName: user.username, email: user.email },
-      notice: flash.message,
-      sessions: sessions.map((session) => ({
-        id: session.idHash,
-        device: describeDevice(session.userAgent),
-        lastActive: approximately(session.lastSeenAt, now),
-        signedIn: approximately(session.createdAt, now),
-        current: session.current,
-      })),
-      twoFactor,
-      enrolment: enrolment ? { secret: enrolment.secret, qrCode: enrolment.qrCodeDataUrl } : undefined,
-    },
-    { headers: flash.headers },
-  );
-}
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load your account. Please try again." },
+  async ({ request, context }: Route.LoaderArgs) => {
+    const user = requireAdmin({ request, context });
+    const { services, sessionCookie } = context.get(appContext);
+    const token = await sessionCookie.read(request);
+    const [sessions, twoFactor, enrolment] = await Promise.all([
+      services.auth.listSessions(user.id, token),
+      services.twoFactor.status(user.id),
+      services.twoFactor.pendingEnrolment(user.id),
+    ]);
+    const flash = await takeFlash(request);
+    const now = Date.now();
+    return data(
+      {
+        user: { displayName: user.username, email: user.email },
+        notice: flash.message,
+        sessions: sessions.map((session) => ({
+          id: session.idHash,
+          device: describeDevice(session.userAgent),
+          lastActive: approximately(session.lastSeenAt, now),
+          signedIn: approximately(session.createdAt, now),
+          current: session.current,
+        })),
+        twoFactor,
+        enrolment: enrolment ? { secret: enrolment.secret, qrCode: enrolment.qrCodeDataUrl } : undefined,
+      },
+      { headers: flash.headers },
+    );
+  },
+);
 
 /**
  * Each panel's form posts to a child route with one action (account-*.tsx). A refusal renders

@@ -7,23 +7,21 @@ import { takeFlash } from "~/lib/flash.server";
 import { requestedPage } from "~/lib/pagination.server";
 import { formatDate } from "~/lib/format";
 import { useValidatedForm } from "~/lib/forms";
-import { throwAsRouteError } from "~/lib/route-errors.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import { EMAIL_MAX, inviteForm, ROLE_LABELS } from "#domain/account.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/users";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const owner = requireOwner({ request, context });
-  const page = requestedPage(request);
-  const list = await context
-    .get(appContext)
-    .services.users.listPage(owner, page)
-    .catch((error: unknown) =>
-      throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: "Failed to load users. Please try again." }),
-    );
-  const flash = await takeFlash(request);
-  return data({ ...list, page, ownerId: owner.id, notice: flash.message }, { headers: flash.headers });
-}
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load users. Please try again." },
+  async ({ request, context }: Route.LoaderArgs) => {
+    const owner = requireOwner({ request, context });
+    const page = requestedPage(request);
+    const list = await context.get(appContext).services.users.listPage(owner, page);
+    const flash = await takeFlash(request);
+    return data({ ...list, page, ownerId: owner.id, notice: flash.message }, { headers: flash.headers });
+  },
+);
 
 /**
  * The invitation form posts to users-invite.tsx, the buttons to users-manage.tsx. A refusal,
