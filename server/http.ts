@@ -7,10 +7,12 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { RouterContextProvider, type ServerBuild } from "react-router";
+import { MEDIA_LIMITS } from "#domain/media.ts";
 import { IMPORT_MAX_BYTES } from "#domain/portability.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
-import { createMediaFileRoutes, createMediaUploadRoutes } from "./media-http.ts";
+import { TOO_LARGE_MESSAGE } from "./media/process.ts";
+import { createMediaFileRoutes } from "./media-http.ts";
 import { type PageCache, tagPage } from "./page-cache.ts";
 import { appContext } from "./request-context.ts";
 import { isDomainError } from "#domain/errors.ts";
@@ -46,6 +48,13 @@ export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 export const IMPORT_UPLOAD_PATHS = ["/admin/tools/import", "/admin/tools/import.json"] as const;
 /** The file at IMPORT_MAX_BYTES, plus room for the multipart framing and the option fields. */
 export const IMPORT_UPLOAD_MAX_BYTES = IMPORT_MAX_BYTES + 1024 * 1024;
+/**
+ * The editor's image upload (app/lib/image-upload.server.ts), which shares the media library's
+ * address: a file up to MEDIA_LIMITS.maxBytes, read by the same streaming reader as imports.
+ */
+export const IMAGE_UPLOAD_PATH = "/admin/media";
+/** Room for the multipart boundaries and headers around the image itself. */
+export const IMAGE_UPLOAD_MAX_BYTES = MEDIA_LIMITS.maxBytes + 64 * 1024;
 
 export interface HttpAppOptions {
   config: Config;
@@ -242,14 +251,22 @@ export function requireSameOrigin(siteUrl: string): RequestHandler {
   };
 }
 
+/** A path's own body limit; `json` is the refusal for a script that reads its answers as JSON. */
+export interface BodyLimit {
+  maxBytes: number;
+  describe: string;
+  json?: { error: string };
+}
+
 /**
  * Actions read whole form bodies into memory, so a body must declare its size and stay
  * under the limit. Browsers always send Content-Length with a form. A path in `larger`
- * (the import upload) has its own limit; the refusal comes before a byte of the body is read.
+ * (the import and image uploads) has its own limit; the refusal comes before a byte of the
+ * body is read.
  */
 export function limitRequestBodies(
   defaultMaxBytes: number,
-  larger: Readonly<Record<string, { maxBytes: number; describe: string }>> = {},
+  larger: Readonly<Record<string, BodyLimit>> = {},
 ): RequestHandler {
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method)) return next();
@@ -262,9 +279,12 @@ export function limitRequestBodies(
       return;
     }
     if (Number(declared) > maxBytes) {
+      res.status(413).set("Connection", "close");
+      if (own?.json) {
+        res.json(own.json);
+        return;
+      }
       res
-        .status(413)
-        .set("Connection", "close")
         .type("text/plain")
         .send(`Payload Too Large: ${own?.describe ?? `requests may be at most ${maxBytes / 1024 / 1024} MB`}.`);
       return;
@@ -360,17 +380,20 @@ export function createHttpApp(options: HttpAppOptions) {
   });
   app.use(requireSameOrigin(config.siteUrl));
   app.use(requireFormBodies());
-  // Before the 4 MB form limit: uploads carry their own 15 MB limit (server/media-http.ts).
-  app.use(createMediaUploadRoutes({ services, sessionCookie }));
-  const importLimit = {
+  const importLimit: BodyLimit = {
     maxBytes: IMPORT_UPLOAD_MAX_BYTES,
     describe: `imports may be at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB`,
   };
+  const imageLimit: BodyLimit = {
+    maxBytes: IMAGE_UPLOAD_MAX_BYTES,
+    describe: TOO_LARGE_MESSAGE,
+    json: { error: TOO_LARGE_MESSAGE },
+  };
   app.use(
-    limitRequestBodies(
-      MAX_REQUEST_BODY_BYTES,
-      Object.fromEntries(IMPORT_UPLOAD_PATHS.map((uploadPath) => [uploadPath, importLimit])),
-    ),
+    limitRequestBodies(MAX_REQUEST_BODY_BYTES, {
+      ...Object.fromEntries(IMPORT_UPLOAD_PATHS.map((uploadPath) => [uploadPath, importLimit])),
+      [IMAGE_UPLOAD_PATH]: imageLimit,
+    }),
   );
 
   app.all(

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useFetcher } from "react-router";
+import { href, useFetcher } from "react-router";
 import { buttonStyles, fieldErrorStyles } from "~/components/ui/styles";
 import { insertAtCursor } from "~/lib/insert-at-cursor";
 import { ACCEPTED_IMAGE_TYPES, type ImageFormat, MEDIA_LIMITS, mediaUrl, type UploadedMedia } from "#domain/media.ts";
@@ -7,7 +7,7 @@ import { ACCEPTED_IMAGE_TYPES, type ImageFormat, MEDIA_LIMITS, mediaUrl, type Up
 export type BodyFormat = "markdown" | "html";
 
 const ACCEPT = Object.keys(ACCEPTED_IMAGE_TYPES).join(",");
-export const UPLOAD_PATH = "/admin/media";
+export const UPLOAD_PATH = href("/admin/media");
 const FAILED = "The image could not be uploaded. Please try again.";
 
 /** The image as the post's format writes it. */

@@ -4,6 +4,7 @@ import { withRouteErrors } from "~/lib/route-errors.server";
 import { ADMIN_SECTIONS } from "~/components/admin/sections";
 import { Spinner } from "~/components/admin/spinner";
 import { requireAdmin } from "~/lib/auth.server";
+import { answerImageUpload } from "~/lib/image-upload.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/layout";
 
@@ -19,7 +20,7 @@ const requireAdminSession: Route.MiddlewareFunction = async ({ request, context 
   return response;
 };
 
-export const middleware: Route.MiddlewareFunction[] = [requireAdminSession];
+export const middleware: Route.MiddlewareFunction[] = [answerImageUpload, requireAdminSession];
 
 /** The sidebar's badge: how many comments wait for the writer. */
 export const loader = withRouteErrors(

@@ -33,7 +33,7 @@ export const loader = withRouteErrors(
   },
 );
 
-/** Deleting; uploads to this address are multipart and handled before React Router (server/media-http.ts). */
+/** Deleting; the editor's image uploads to this address are answered first (app/lib/image-upload.server.ts). */
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin({ request, context });
   const { services } = context.get(appContext);

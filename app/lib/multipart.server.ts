@@ -1,0 +1,95 @@
+import { createWriteStream } from "node:fs";
+import { Readable, Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import busboy from "busboy";
+
+export interface MultipartLimits {
+  fileBytes: number;
+  fields: number;
+  fieldBytes: number;
+}
+
+/** The one file of an upload: in memory, or at `saveFileTo` when the caller gave a path. */
+export interface ReceivedFile {
+  name: string;
+  type: string;
+  bytes: Buffer | undefined;
+}
+
+export type Multipart =
+  | { readable: false }
+  | {
+      readable: true;
+      /** The text fields, and the chosen file's name under `file` (its bytes are not here). */
+      fields: FormData;
+      file: ReceivedFile | undefined;
+      /** The file went past `limits.fileBytes`: what was read of it is incomplete. */
+      tooLarge: boolean;
+    };
+
+/**
+ * Reads a multipart body (image uploads and imports) with busboy, streaming the one file
+ * named `file` into memory or to disk as it arrives: `request.formData()` would hold the
+ * whole body, several times over, while it parses. The file stops at `limits.fileBytes`
+ * (`tooLarge`); the size a body may declare is checked before this, in server/http.ts.
+ */
+export async function readMultipart(
+  request: Request,
+  { limits, saveFileTo }: { limits: MultipartLimits; saveFileTo?: string },
+): Promise<Multipart> {
+  const fields = new FormData();
+  let file: ReceivedFile | undefined;
+  let tooLarge = false;
+  const writes: Promise<void>[] = [];
+  let writeFailed = false;
+  try {
+    const parser = busboy({
+      headers: { "content-type": request.headers.get("content-type") ?? "" },
+      limits: { files: 1, fields: limits.fields, fieldSize: limits.fieldBytes, fileSize: limits.fileBytes },
+    });
+    parser.on("field", (name, value) => fields.append(name, value));
+    parser.on("file", (name, stream, info) => {
+      // A part cut short errors on its own stream too (the parser reports it); unheard, it ends the process.
+      stream.on("error", () => undefined);
+      if (name !== "file" || !info.filename) {
+        stream.resume();
+        return;
+      }
+      const received: ReceivedFile = { name: info.filename, type: info.mimeType, bytes: undefined };
+      file = received;
+      // The name is all a form definition needs; an empty File stands for the one read here.
+      fields.append("file", new File([], info.filename));
+      stream.on("limit", () => {
+        tooLarge = true;
+      });
+      const chunks: Buffer[] = [];
+      const sink = saveFileTo
+        ? createWriteStream(saveFileTo)
+        : new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              chunks.push(chunk);
+              done();
+            },
+          });
+      writes.push(
+        pipeline(stream, sink).then(
+          () => {
+            if (!saveFileTo) received.bytes = Buffer.concat(chunks);
+          },
+          () => {
+            writeFailed = true;
+          },
+        ),
+      );
+    });
+    if (!request.body) return { readable: false };
+    await pipeline(Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>), parser);
+    await Promise.all(writes);
+    if (writeFailed) return { readable: false };
+  } catch {
+    // A malformed body, a Content-Type busboy cannot read, or a connection cut mid-upload.
+    return { readable: false };
+  }
+  return { readable: true, fields, file, tooLarge };
+}
