@@ -9,7 +9,7 @@ import { formFailure, parseSubmission } from "~/lib/forms.server";
 import { errorMeta, postMeta, withSite } from "~/lib/meta";
 import { postPath, toArticleData, toPostCardData } from "~/lib/post-card-data";
 import { requestedPage, requireExistingPage } from "~/lib/pagination.server";
-import { describeDomainError, type RouteErrorData, throwAsRouteError } from "~/lib/route-errors.server";
+import { answerDomainErrors, type DomainFailure, type RouteErrorData } from "~/lib/route-errors.server";
 import { categoryPath } from "#domain/categories.ts";
 import {
   COMMENT_AUTHOR_MAX,
@@ -56,22 +56,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { services, pendingCommentsCookie, tagPage } = context.get(appContext);
   const commentPage = requestedPage(request);
   const loadFailed = { DATABASE_UNAVAILABLE: "Failed to load post. Please try again." };
-  let found;
-  try {
-    found = await services.posts.getPublicPost(address);
-  } catch (error) {
-    throwAsRouteError(error, context, loadFailed);
-  }
-  const { post, related } = found;
+  const { post, related } = await answerDomainErrors(context, { messages: loadFailed }, () =>
+    services.posts.getPublicPost(address),
+  );
   // After a comment posted to an old address fails validation, the page answers there with
   // the form's errors; a redirect would lose them.
   if (post.slug !== address && context.get(isVisitContext)) throw redirect(postPath(post.slug), 301);
-  let thread;
-  try {
-    thread = await services.comments.describeThread(post, await pendingCommentsCookie.read(request), commentPage);
-  } catch (error) {
-    throwAsRouteError(error, context, loadFailed);
-  }
+  const thread = await answerDomainErrors(context, { messages: loadFailed }, async () =>
+    services.comments.describeThread(post, await pendingCommentsCookie.read(request), commentPage),
+  );
   requireExistingPage(thread.comments);
   tagPage([postTag(post.id), ...related.map((relatedPost) => postTag(relatedPost.id))]);
   return {
@@ -92,29 +85,30 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const submission = await parseSubmission(request, commentForm);
   if (!submission.ok) return submission.response;
-  let comment: { id: string; status: string; postSlug: string };
-  try {
-    comment = await services.comments.addComment(address, submission.input, {
+  const messages = {
+    DATABASE_UNAVAILABLE: "Failed to add comment. Please try again.",
+    RATE_LIMITED: "You are commenting too often. Please wait a few minutes and try again.",
+    COMMENT_FLOOD: "You are posting comments too quickly. Please wait a few seconds and try again.",
+    DUPLICATE_COMMENT: "You have already posted this comment.",
+    COMMENT_REFUSED: "Your comment was not posted: the field “Leave this field empty” must stay empty.",
+    COMMENTS_CLOSED: COMMENTS_CLOSED_MESSAGE,
+  };
+  // A post that is gone is the page's error; any other refusal comes back to the form.
+  const answer = (failure: DomainFailure) => {
+    if (failure.status === 404) throw data<RouteErrorData>({ message: failure.message }, { status: 404 });
+    return formFailure(submission.values, { formError: failure.message }, failure.status, failure.headers);
+  };
+  return answerDomainErrors(context, { messages, answer }, async () => {
+    const comment = await services.comments.addComment(address, submission.input, {
       clientAddress,
       honeypot: formText(submission.formData, HONEYPOT_FIELD) || undefined,
     });
-  } catch (error) {
-    const failure = describeDomainError(error, context, {
-      DATABASE_UNAVAILABLE: "Failed to add comment. Please try again.",
-      RATE_LIMITED: "You are commenting too often. Please wait a few minutes and try again.",
-      COMMENT_FLOOD: "You are posting comments too quickly. Please wait a few seconds and try again.",
-      DUPLICATE_COMMENT: "You have already posted this comment.",
-      COMMENT_REFUSED: "Your comment was not posted: the field “Leave this field empty” must stay empty.",
-      COMMENTS_CLOSED: COMMENTS_CLOSED_MESSAGE,
-    });
-    if (failure.status === 404) throwAsRouteError(error, context);
-    return formFailure(submission.values, { formError: failure.message }, failure.status, failure.headers);
-  }
-  // Post/redirect/get: a reload never posts the comment twice, and the page lands on it.
-  // A held comment is remembered in the visitor's own cookie, so they, and only they, still see it.
-  const headers: HeadersInit =
-    comment.status === "pending" ? { "Set-Cookie": await pendingCommentsCookie.remember(request, comment.id) } : {};
-  return redirect(`${postPath(comment.postSlug)}#comment-${comment.id}`, { status: 303, headers });
+    // Post/redirect/get: a reload never posts the comment twice, and the page lands on it.
+    // A held comment is remembered in the visitor's own cookie, so they, and only they, still see it.
+    const headers: HeadersInit =
+      comment.status === "pending" ? { "Set-Cookie": await pendingCommentsCookie.remember(request, comment.id) } : {};
+    return redirect(`${postPath(comment.postSlug)}#comment-${comment.id}`, { status: 303, headers });
+  });
 }
 
 /** A refused comment's answer keeps its headers (Retry-After) on the page the browser gets back. */
