@@ -4,8 +4,8 @@ import { CheckboxField, Field, FormError } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { requireAdmin } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
-import { formFailure, parseSubmission } from "~/lib/forms.server";
-import { describeDomainError, throwAsRouteError } from "~/lib/route-errors.server";
+import { parseSubmission, perform } from "~/lib/forms.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import { BLOCKLIST_MAX, CLOSE_AFTER_DAYS_MAX, commentSettingsForm } from "#domain/comment-settings.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/comment-settings";
@@ -13,26 +13,24 @@ import type { Route } from "./+types/comment-settings";
 const LOAD_FAILED_MESSAGE = "Failed to load comment settings. Please try again.";
 const SAVE_FAILED_MESSAGE = "Failed to save comment settings. Please try again.";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin({ request, context });
-  try {
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: LOAD_FAILED_MESSAGE },
+  async ({ request, context }: Route.LoaderArgs) => {
+    requireAdmin({ request, context });
     const settings = await context.get(appContext).services.comments.readSettings();
     return { settings, saved: new URL(request.url).searchParams.has("saved") };
-  } catch (error) {
-    throwAsRouteError(error, context, { DATABASE_UNAVAILABLE: LOAD_FAILED_MESSAGE });
-  }
-}
+  },
+);
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin({ request, context });
   const submission = await parseSubmission(request, commentSettingsForm);
   if (!submission.ok) return submission.response;
-  try {
-    await context.get(appContext).services.comments.saveSettings(submission.input);
-  } catch (error) {
-    const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE });
-    return formFailure(submission.values, { formError: failure.message }, failure.status, failure.headers);
-  }
+  const saved = await perform(context, () => context.get(appContext).services.comments.saveSettings(submission.input), {
+    values: submission.values,
+    messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE },
+  });
+  if (!saved.ok) return saved.response;
   return redirect("/admin/comments/settings?saved", 303);
 }
 

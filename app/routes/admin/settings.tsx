@@ -4,8 +4,7 @@ import { Field, FormError } from "~/components/ui/field";
 import { buttonStyles, inputStyles, textLinkStyles } from "~/components/ui/styles";
 import { actorOf, requireOwner } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
-import { formFailure, parseSubmission } from "~/lib/forms.server";
-import { describeDomainError } from "~/lib/route-errors.server";
+import { parseSubmission, perform } from "~/lib/forms.server";
 import {
   FOOTER_TEXT_MAX,
   POSTS_PER_PAGE_MAX,
@@ -28,13 +27,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const owner = requireOwner({ request, context });
   const submission = await parseSubmission(request, siteSettingsForm);
   if (!submission.ok) return submission.response;
-  try {
-    await context.get(appContext).services.siteSettings.update(submission.input, actorOf(owner));
-    return { values: submission.values, errors: {}, saved: true };
-  } catch (error) {
-    const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE });
-    return formFailure(submission.values, { formError: failure.message }, failure.status, failure.headers);
-  }
+  const saved = await perform(
+    context,
+    () => context.get(appContext).services.siteSettings.update(submission.input, actorOf(owner)),
+    { values: submission.values, messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE } },
+  );
+  if (!saved.ok) return saved.response;
+  return { values: submission.values, errors: {}, saved: true };
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {

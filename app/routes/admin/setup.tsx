@@ -2,8 +2,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { Field, FormError } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
-import { formFailure, parseSubmission } from "~/lib/forms.server";
-import { describeDomainError } from "~/lib/route-errors.server";
+import { formFailure, parseSubmission, perform } from "~/lib/forms.server";
 import { EMAIL_MAX, PASSWORD_MIN, setupForm } from "#domain/account.ts";
 import { formText, queryText } from "#domain/forms.ts";
 import { appContext } from "#server/request-context.ts";
@@ -39,19 +38,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formFailure({ email: values.email.trim().slice(0, EMAIL_MAX) }, { errors }, 400, NO_STORE);
   }
   const { input, formData } = submission;
-  const values = { email: input.email };
-  try {
-    const result = await services.setup.createFirstAdmin(formText(formData, "token"), input.email, input.password);
-    if (!result.created) {
-      return data({ state: result.state }, { status: CLOSED_STATUS[result.state], headers: NO_STORE });
-    }
-    logger.info({ email: result.email }, "first admin created through the setup link");
-    const { token: sessionToken } = await services.auth.signIn(input.email, input.password);
-    return redirect("/admin", { headers: { "Set-Cookie": await sessionCookie.issue(sessionToken) } });
-  } catch (error) {
-    const failure = describeDomainError(error, context, { DATABASE_UNAVAILABLE: CREATE_FAILED_MESSAGE });
-    return formFailure(values, { formError: failure.message }, failure.status, { ...NO_STORE, ...failure.headers });
-  }
+  const outcome = await perform(
+    context,
+    async () => {
+      const result = await services.setup.createFirstAdmin(formText(formData, "token"), input.email, input.password);
+      if (!result.created) {
+        return data({ state: result.state }, { status: CLOSED_STATUS[result.state], headers: NO_STORE });
+      }
+      logger.info({ email: result.email }, "first admin created through the setup link");
+      const { token: sessionToken } = await services.auth.signIn(input.email, input.password);
+      return redirect("/admin", { headers: { "Set-Cookie": await sessionCookie.issue(sessionToken) } });
+    },
+    { values: { email: input.email }, messages: { DATABASE_UNAVAILABLE: CREATE_FAILED_MESSAGE } },
+  );
+  return outcome.ok ? outcome.value : outcome.response;
 }
 
 export default function Setup({ loaderData, actionData }: Route.ComponentProps) {

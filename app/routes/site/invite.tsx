@@ -3,8 +3,7 @@ import { Field, FormError } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { signedInCookies } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
-import { formFailure, parseSubmission } from "~/lib/forms.server";
-import { describeDomainError } from "~/lib/route-errors.server";
+import { formFailure, parseSubmission, perform } from "~/lib/forms.server";
 import { acceptInvitationForm, DISPLAY_NAME_MAX, PASSWORD_MIN } from "#domain/account.ts";
 import { formText, queryText } from "#domain/forms.ts";
 import { appContext } from "#server/request-context.ts";
@@ -35,25 +34,25 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formFailure({ displayName: values.displayName }, { errors }, 400, NO_STORE);
   }
   const { input, formData } = submission;
-  try {
-    const account = await services.users.acceptInvitation(
-      formText(formData, "token"),
-      input.displayName,
-      input.password,
-    );
-    const { token } = await services.auth.signIn(account.email, input.password, {
-      userAgent: request.headers.get("User-Agent") ?? "",
-    });
-    return redirect("/admin", { headers: await signedInCookies(context, token, account.email) });
-  } catch (error) {
-    const failure = describeDomainError(error, context, {
-      DATABASE_UNAVAILABLE: "The account could not be created. Please try again.",
-    });
-    return formFailure({ displayName: input.displayName }, { formError: failure.message }, failure.status, {
-      ...NO_STORE,
-      ...failure.headers,
-    });
-  }
+  const outcome = await perform(
+    context,
+    async () => {
+      const account = await services.users.acceptInvitation(
+        formText(formData, "token"),
+        input.displayName,
+        input.password,
+      );
+      const { token } = await services.auth.signIn(account.email, input.password, {
+        userAgent: request.headers.get("User-Agent") ?? "",
+      });
+      return redirect("/admin", { headers: await signedInCookies(context, token, account.email) });
+    },
+    {
+      values: { displayName: input.displayName },
+      messages: { DATABASE_UNAVAILABLE: "The account could not be created. Please try again." },
+    },
+  );
+  return outcome.ok ? outcome.value : outcome.response;
 }
 
 export default function Invite({ loaderData, actionData }: Route.ComponentProps) {

@@ -4,8 +4,7 @@ import { Field, FormError } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { knownDeviceFor, safeRedirectPath, signedInCookies } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
-import { formFailure, parseSubmission } from "~/lib/forms.server";
-import { describeDomainError } from "~/lib/route-errors.server";
+import { formFailure, parseSubmission, perform } from "~/lib/forms.server";
 import {
   EMAIL_MAX,
   INVALID_CREDENTIALS_MESSAGE,
@@ -45,31 +44,34 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const { input, formData } = submission;
   const redirectTo = safeRedirectPath(formText(formData, "redirectTo"));
-  const values = { email: input.email.slice(0, EMAIL_MAX) };
 
-  try {
-    const attempt = {
-      email: input.email,
-      clientAddress,
-      knownDevice: await knownDeviceFor(request, context, input.email),
-    };
-    const step = await services.loginThrottle.guardSignIn(attempt, () =>
-      services.auth.beginSignIn(input.email, input.password, { userAgent: request.headers.get("User-Agent") ?? "" }),
-    );
-    if (step.kind === "two-factor") {
-      const next = `/login/code?${new URLSearchParams({ redirectTo })}`;
-      return redirect(next, { headers: { "Set-Cookie": await twoFactorCookie.issue(step.challenge) } });
-    }
-    return redirect(redirectTo, { headers: await signedInCookies(context, step.token, input.email) });
-  } catch (error) {
-    const failure = describeDomainError(error, context, {
-      INVALID_CREDENTIALS: INVALID_CREDENTIALS_MESSAGE,
-      DATABASE_UNAVAILABLE: LOGIN_FAILED_MESSAGE,
-    });
-    const formError =
-      failure.status === 429 ? tooManySignInAttemptsMessage(Number(failure.headers["Retry-After"])) : failure.message;
-    return formFailure(values, { formError }, failure.status, failure.headers);
-  }
+  const outcome = await perform(
+    context,
+    async () => {
+      const attempt = {
+        email: input.email,
+        clientAddress,
+        knownDevice: await knownDeviceFor(request, context, input.email),
+      };
+      const step = await services.loginThrottle.guardSignIn(attempt, () =>
+        services.auth.beginSignIn(input.email, input.password, { userAgent: request.headers.get("User-Agent") ?? "" }),
+      );
+      if (step.kind === "two-factor") {
+        const next = `/login/code?${new URLSearchParams({ redirectTo })}`;
+        return redirect(next, { headers: { "Set-Cookie": await twoFactorCookie.issue(step.challenge) } });
+      }
+      return redirect(redirectTo, { headers: await signedInCookies(context, step.token, input.email) });
+    },
+    {
+      values: { email: input.email.slice(0, EMAIL_MAX) },
+      messages: {
+        INVALID_CREDENTIALS: INVALID_CREDENTIALS_MESSAGE,
+        DATABASE_UNAVAILABLE: LOGIN_FAILED_MESSAGE,
+        RATE_LIMITED: (failure) => tooManySignInAttemptsMessage(Number(failure.headers["Retry-After"])),
+      },
+    },
+  );
+  return outcome.ok ? outcome.value : outcome.response;
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
