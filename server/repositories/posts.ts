@@ -1,6 +1,6 @@
 // Writing posts, and the reads the writer's side needs (drafts included).
 import { type Insertable, type Kysely, type Transaction, sql } from "kysely";
-import type { Database, PostsTable } from "../db/schema.ts";
+import { type Database, POST_COLUMNS, type PostsTable } from "../db/schema.ts";
 import { type Post, type PostDraft, type PostFields, type PostSummary, uniqueNonEmptyTags } from "#domain/post.ts";
 import { type Page, pageWindow } from "#domain/pagination.ts";
 import { renderPostBody } from "../render/post-body.ts";
@@ -95,7 +95,7 @@ export async function listAllPosts(db: Db, filter: string, request: PageRequest)
 async function keepRevision(
   trx: Transaction<Database>,
   postId: string,
-  fields: PostDraft,
+  fields: Pick<PostDraft, "title" | "content" | "format">,
   revision: RevisionAuthor,
   createdAt: string,
 ): Promise<void> {
@@ -115,7 +115,9 @@ async function keepRevision(
  * its reading time, and its tags each once. Every save of a post comes through here, so no
  * caller can store HTML the sanitiser has not seen.
  */
-function renderDraft<Draft extends PostDraft>(draft: Draft): Draft & PostFields {
+function renderDraft<Draft extends Pick<PostDraft, "format" | "content" | "tags">>(
+  draft: Draft,
+): Draft & Pick<PostFields, "contentHtml" | "readingMinutes"> {
   const rendered = renderPostBody(draft.format, draft.content);
   return {
     ...draft,
@@ -125,8 +127,24 @@ function renderDraft<Draft extends PostDraft>(draft: Draft): Draft & PostFields 
   };
 }
 
-/** A post to create: the draft, its times, its id when it keeps one (an import), and the revision an editor's save keeps. */
-export type NewPost = PostDraft & { id?: string; createdAt: string; updatedAt: string; revision?: RevisionAuthor };
+/** Fields whose column has a default (Insertable leaves it optional): a writer may leave them out. */
+type DefaultedField = {
+  [Column in keyof PostsTable]-?: undefined extends PostRow[Column] ? (typeof POST_COLUMNS)[Column]["field"] : never;
+}[keyof PostsTable] &
+  keyof PostDraft;
+
+/**
+ * A post to create: the draft (fields with a column default may be left out, as an older
+ * export or a foreign import does), its times, its id when it keeps one (an import), and the
+ * revision an editor's save keeps.
+ */
+export type NewPost = Omit<PostDraft, DefaultedField> &
+  Partial<Pick<PostDraft, DefaultedField>> & {
+    id?: string;
+    createdAt: string;
+    updatedAt: string;
+    revision?: RevisionAuthor;
+  };
 
 /**
  * The one way posts are created (the editor, imports, demo content, benchmark data): in one
