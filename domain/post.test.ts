@@ -31,3 +31,29 @@ describe("scheduling times", () => {
     expect(postForm.read(new FormData()).format).toBe("markdown");
   });
 });
+
+describe("a post's canonical URL", () => {
+  const withCanonical = (value: string) => {
+    const formData = new FormData();
+    formData.set("canonicalUrl", value);
+    const parsed = validateForm(postForm, postForm.read(formData));
+    return parsed.success ? undefined : parsed.errors.canonicalUrl;
+  };
+
+  it("is optional, and else an absolute web address", () => {
+    expect(withCanonical("")).toBeUndefined();
+    expect(withCanonical("https://first.example/essays/soil")).toBeUndefined();
+    expect(withCanonical("http://first.example/")).toBeUndefined();
+  });
+
+  it("refuses anything else with a message that says what it takes", () => {
+    const message = "Canonical URL must be a full web address starting with http:// or https://";
+    expect(withCanonical("/blog/soil")).toBe(message);
+    expect(withCanonical("first.example/soil")).toBe(message);
+    expect(withCanonical("javascript:alert(1)")).toBe(message);
+    expect(withCanonical("ftp://first.example/soil")).toBe(message);
+    expect(withCanonical(`https://first.example/${"a".repeat(2048)}`)).toBe(
+      "Canonical URL must be at most 2,048 characters",
+    );
+  });
+});

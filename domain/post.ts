@@ -73,6 +73,7 @@ export const POST_LIMITS = {
   tags: 20,
   tag: 40,
   slug: 200,
+  canonicalUrl: 2048,
 } as const;
 
 function requiredText(required: string, max: number, label: string) {
@@ -100,6 +101,19 @@ export const postSchema = z.object({
     "Please enter a valid URL",
   ),
   category: z.enum(CATEGORIES, { error: "Category is required" }),
+  /** Where the post was first published, if not here (syndicated writing); empty: here. */
+  canonicalUrl: z
+    .string()
+    .trim()
+    .max(
+      POST_LIMITS.canonicalUrl,
+      `Canonical URL must be at most ${POST_LIMITS.canonicalUrl.toLocaleString("en-US")} characters`,
+    )
+    .refine(
+      (value) => value === "" || isWebAddress(value),
+      "Canonical URL must be a full web address starting with http:// or https://",
+    )
+    .default(""),
   tags: z
     .array(z.string().trim().max(POST_LIMITS.tag, `Tags must be at most ${POST_LIMITS.tag} characters`))
     .max(POST_LIMITS.tags, `At most ${POST_LIMITS.tags} tags`)
@@ -126,6 +140,12 @@ export const postSchema = z.object({
 });
 
 export type PostInput = z.infer<typeof postSchema>;
+
+function isWebAddress(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
+}
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 

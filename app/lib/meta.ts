@@ -46,6 +46,8 @@ export interface SeoPage {
   location: { pathname: string; search: string };
   /** Searches and private pages: no canonical URL, and asked not to be indexed. */
   noindex?: boolean;
+  /** The page's canonical address when it is not this page's own: a post first published elsewhere. */
+  canonical?: string;
   /** Absolute, or a path on this site. */
   image?: string;
   article?: { publishedTime: string; modifiedTime: string; author: string; section: string; tags: string[] };
@@ -63,7 +65,7 @@ export interface SeoPage {
 export function seoMeta(page: SeoPage): MetaDescriptor[] {
   const siteUrl = siteUrlFrom(page.matches);
   const fullTitle = `${page.title} | ${SITE_NAME}`;
-  const url = canonicalUrl(siteUrl, page.location);
+  const url = page.canonical || canonicalUrl(siteUrl, page.location);
   const image = page.image ? absoluteUrl(siteUrl, page.image) : undefined;
   const tags: MetaDescriptor[] = [...pageMeta(page.title, page.description)];
   if (page.noindex) tags.push(NOINDEX);
@@ -155,8 +157,10 @@ export function blogPostingJsonLd(
 /** A post page's whole head: its article times, section and tags, breadcrumbs and BlogPosting. */
 export function postMeta(post: ArticleData, page: Pick<SeoPage, "matches" | "location">): MetaDescriptor[] {
   const siteUrl = siteUrlFrom(page.matches);
+  const url = post.canonicalUrl || absoluteUrl(siteUrl, postPath(post.slug));
   return seoMeta({
     ...page,
+    canonical: post.canonicalUrl,
     title: post.title,
     description: post.excerpt,
     image: post.coverImage,
@@ -168,13 +172,7 @@ export function postMeta(post: ArticleData, page: Pick<SeoPage, "matches" | "loc
       tags: post.tags,
     },
     breadcrumbs: [...categoryCrumbs(post.category), { name: post.title, path: postPath(post.slug) }],
-    jsonLd: [
-      blogPostingJsonLd(
-        { url: siteUrl, name: siteNameFrom(page.matches) },
-        post,
-        absoluteUrl(siteUrl, postPath(post.slug)),
-      ),
-    ],
+    jsonLd: [blogPostingJsonLd({ url: siteUrl, name: siteNameFrom(page.matches) }, post, url)],
   });
 }
 

@@ -14,6 +14,7 @@ import { publicListIndexesSchema } from "./migrations/0010-public-list-indexes.t
 import { searchInListOrderSchema } from "./migrations/0011-search-in-list-order.ts";
 import { publicCountIndexesSchema } from "./migrations/0012-public-count-indexes.ts";
 import { publishedPostCountsSchema } from "./migrations/0013-published-post-counts.ts";
+import { postCanonicalUrlSchema } from "./migrations/0014-post-canonical-url.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -32,6 +33,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0011-search-in-list-order": searchInListOrderSchema(dialect),
     "0012-public-count-indexes": publicCountIndexesSchema(),
     "0013-published-post-counts": publishedPostCountsSchema(dialect),
+    "0014-post-canonical-url": postCanonicalUrlSchema(),
   };
 }
 

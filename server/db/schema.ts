@@ -30,6 +30,8 @@ export interface PostsTable {
   search_key: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Where the post was first published, if not here: its page names it canonical. Empty: here. */
+  canonical_url: ColumnType<string, string | undefined, string>;
 }
 
 /**
@@ -66,6 +68,7 @@ export const POST_COLUMNS = {
   publish_at: { field: "publishAt", kind: "optional time" },
   created_at: { field: "createdAt", kind: "time" },
   updated_at: { field: "updatedAt", kind: "time" },
+  canonical_url: { field: "canonicalUrl", kind: "text" },
   content_html: { field: "contentHtml", kind: "text", body: true },
   reading_minutes: { field: "readingMinutes", kind: "count" },
   search_key: { field: null, kind: "count" },

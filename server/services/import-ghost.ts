@@ -1,5 +1,6 @@
 // Reading Ghost's JSON export into the shape import-formats.ts defines.
 import type { ImportOptions } from "#domain/portability.ts";
+import { postSchema } from "#domain/post.ts";
 import {
   type ForeignExport,
   type ForeignPost,
@@ -107,6 +108,8 @@ export function readGhostExport(document: Json, options: ImportOptions): Foreign
       createdAt: publishedAt ?? isoDate(post.created_at),
       updatedAt: isoDate(post.updated_at),
       comments: [],
+      // Where Ghost says the post was first published; kept when the editor would accept it.
+      kept: { canonicalUrl: postSchema.shape.canonicalUrl.safeParse(text(post.canonical_url)).data ?? "" },
     });
   }
   return { format: "ghost", posts, skipped, warnings };

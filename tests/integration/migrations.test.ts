@@ -20,12 +20,12 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
   });
 
   it("step back over the newest one and forward again", async () => {
-    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0012-public-count-indexes");
+    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0013-published-post-counts");
     expect(error).toBeUndefined();
     expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual([
-      "Down 0013-published-post-counts",
+      "Down 0014-post-canonical-url",
     ]);
-    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0013-published-post-counts"]);
+    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0014-post-canonical-url"]);
   });
 
   it("create the tables every query needs", async () => {

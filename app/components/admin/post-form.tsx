@@ -100,6 +100,24 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit }:
         )}
       </Field>
 
+      <Field
+        {...form.field("canonicalUrl")}
+        label="Canonical URL (optional)"
+        hint="Where this post was first published, if not here: search engines are pointed there."
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="canonicalUrl"
+            type="url"
+            inputMode="url"
+            placeholder="https://…"
+            maxLength={POST_LIMITS.canonicalUrl}
+            defaultValue={initialValues.canonicalUrl}
+            className={inputStyles}
+          />
+        )}
+      </Field>
       <Field {...form.field("format")} label="Format">
         {(control) => (
           <select
