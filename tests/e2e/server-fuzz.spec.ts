@@ -326,10 +326,7 @@ function formFields(random: Random, target: string, site: FuzzSite): FormFields 
   if (target.startsWith("/admin/account")) {
     const password = text();
     return [
-      [
-        "intent",
-        random.pick(["start", "confirm", "disable", "sign-out-session", "sign-out-others", text()]),
-      ],
+      ["intent", random.pick(["start", "confirm", "disable", "sign-out-session", "sign-out-others", text()])],
       ["displayName", text()],
       ["currentPassword", text()],
       ["password", text()],
