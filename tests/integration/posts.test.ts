@@ -184,6 +184,7 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
         "0011-search-in-list-order",
         "0012-public-count-indexes",
         "0013-published-post-counts",
+        "0014-post-canonical-url",
       ]);
       const found = await blog.services.posts.listPublishedPosts("heron");
       expect(found.total).toBe(3);

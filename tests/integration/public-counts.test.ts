@@ -109,7 +109,10 @@ describe.each(testDialects())("public post counts on $dialect", ({ dialect, skip
     ]);
     const { error } = await createMigrator(blog.handle.db, dialect).migrateTo("0012-public-count-indexes");
     expect(error).toBeUndefined();
-    expect(await migrateToLatest(blog.handle.db, dialect)).toEqual(["0013-published-post-counts"]);
+    expect(await migrateToLatest(blog.handle.db, dialect)).toEqual([
+      "0013-published-post-counts",
+      "0014-post-canonical-url",
+    ]);
     expect(await counts()).toEqual({ total: 2, listed: 2, byCategory: { Design: 2 } });
   });
 });
