@@ -1,6 +1,6 @@
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import type { ImageFormat } from "#domain/media.ts";
-import type { Database } from "../db/schema.ts";
+import type { Database, MediaTable } from "../db/schema.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -52,17 +52,7 @@ const FORMAT_BY_MIME: Record<string, ImageFormat> = {
   "image/gif": "gif",
 };
 
-function toRecord(row: {
-  hash: string;
-  original_name: string;
-  mime: string;
-  width: number;
-  height: number;
-  bytes: number;
-  created_at: Date | string;
-  uploaded_by: string;
-  unused_since: Date | string | null;
-}): MediaRecord {
+function toRecord(row: Pick<Selectable<MediaTable>, (typeof MEDIA_COLUMNS)[number]>): MediaRecord {
   return {
     hash: row.hash,
     originalName: row.original_name,

@@ -5,6 +5,7 @@ import { DEFAULT_IMPORT_OPTIONS } from "#domain/portability.ts";
 import { createServices, type Services } from "../../server/services/index.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { buildPostInput, createPosts, TEST_PASSWORD_COST, TEST_WRITER } from "../support/factories.ts";
+import { ghostExport, ghostPost } from "../support/ghost-export.ts";
 import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
 
 const schema = JSON.parse(readFileSync(new URL("../../docs/export-format.schema.json", import.meta.url), "utf8"));
@@ -13,28 +14,6 @@ async function exportText(services: Services): Promise<string> {
   let text = "";
   for await (const chunk of services.portability.exportBlog()) text += chunk;
   return text;
-}
-
-function ghostExport(posts: Record<string, unknown>[]): string {
-  return JSON.stringify({
-    db: [{ meta: { version: "5.96.0" }, data: { posts, tags: [], posts_tags: [] } }],
-  });
-}
-
-function ghostPost(id: string, title: string, fields: Record<string, unknown>): Record<string, unknown> {
-  return {
-    id,
-    title,
-    slug: title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
-    html: `<p>Body of ${title}.</p>`,
-    type: "post",
-    status: "published",
-    visibility: "public",
-    created_at: "2025-01-10T08:00:00.000Z",
-    updated_at: "2025-01-10T08:00:00.000Z",
-    published_at: "2025-01-10T08:00:00.000Z",
-    ...fields,
-  };
 }
 
 describe.each(testDialects())("a post's canonical URL on $dialect", ({ dialect, skip }) => {

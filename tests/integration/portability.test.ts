@@ -6,6 +6,7 @@ import { findUnclassifiedColumns } from "../../server/repositories/portability.t
 import { createServices, type Services } from "../../server/services/index.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { createPosts, TEST_PASSWORD_COST } from "../support/factories.ts";
+import { ghostExport, ghostPost } from "../support/ghost-export.ts";
 import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8");
@@ -51,31 +52,6 @@ function wordpressPost(id: number, title: string, fields: { status?: string; dat
     <wp:post_type><![CDATA[post]]></wp:post_type>
     ${fields.extra ?? ""}
   </item>`;
-}
-
-/** A Ghost 5 export of these posts (and settings rows), nothing else. */
-function ghostExport(posts: Record<string, unknown>[], settings: Record<string, unknown>[] = []): string {
-  return JSON.stringify({
-    db: [
-      { meta: { exported_on: 1741168800000, version: "5.96.0" }, data: { posts, settings, tags: [], posts_tags: [] } },
-    ],
-  });
-}
-
-function ghostPost(id: string, title: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id,
-    title,
-    slug: title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
-    html: `<p>Body of ${title}.</p>`,
-    type: "post",
-    status: "published",
-    visibility: "public",
-    created_at: "2025-01-10T08:00:00.000Z",
-    updated_at: "2025-01-10T08:00:00.000Z",
-    published_at: "2025-01-10T08:00:00.000Z",
-    ...fields,
-  };
 }
 
 const OPTIONS: ImportOptions = {
