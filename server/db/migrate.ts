@@ -15,6 +15,7 @@ import { searchInListOrderSchema } from "./migrations/0011-search-in-list-order.
 import { publicCountIndexesSchema } from "./migrations/0012-public-count-indexes.ts";
 import { publishedPostCountsSchema } from "./migrations/0013-published-post-counts.ts";
 import { postCanonicalUrlSchema } from "./migrations/0014-post-canonical-url.ts";
+import { newsletterSchema } from "./migrations/0015-newsletter.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -34,6 +35,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0012-public-count-indexes": publicCountIndexesSchema(),
     "0013-published-post-counts": publishedPostCountsSchema(dialect),
     "0014-post-canonical-url": postCanonicalUrlSchema(),
+    "0015-newsletter": newsletterSchema(dialect),
   };
 }
 

@@ -261,6 +261,58 @@ export interface PublishedPostCountsTable {
   posts: number;
 }
 
+export type SubscriberState = "pending" | "active" | "unsubscribed" | "bounced";
+
+/** A newsletter subscriber (migration 0015). Times are ISO text on both databases. */
+export interface SubscribersTable {
+  id: string;
+  /** Trimmed, domain part lower-cased; unique. */
+  email: string;
+  state: SubscriberState;
+  /** 'form', 'admin' or 'import'. */
+  source: string;
+  created_at: string;
+  confirmed_at: string | null;
+  unsubscribed_at: string | null;
+  /** Permanent SMTP failures so far; the third marks the subscriber 'bounced'. */
+  bounces: ColumnType<number, number | undefined, number>;
+}
+
+/** One send: a post's (once in its life, by the unique `post_id`) or a single email. */
+export interface EmailSendsTable {
+  id: string;
+  kind: "post" | "single";
+  post_id: string | null;
+  state: "sending" | "done" | "cancelled";
+  /** Composed once when the send is made; `{{unsubscribe_url}}` is filled per recipient at send time. */
+  subject: string;
+  html: string;
+  text: string;
+  total: ColumnType<number, number | undefined, number>;
+  sent: ColumnType<number, number | undefined, number>;
+  failed: ColumnType<number, number | undefined, number>;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export type DeliveryState = "queued" | "claimed" | "sent" | "failed" | "cancelled";
+
+/** The outbox: one row per recipient of a send, claimed by a worker with a lease. */
+export interface EmailDeliveriesTable {
+  /** Autoincrement (SQLite) or bigserial (PostgreSQL): the order of claim. */
+  id: Generated<number>;
+  send_id: string;
+  subscriber_id: string | null;
+  to_address: string;
+  state: DeliveryState;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: string;
+  /** A claim not finished by then is claimed again: how a send resumes after a crash. */
+  claimed_until: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+}
+
 export interface Database {
   posts: PostsTable;
   published_post_counts: PublishedPostCountsTable;
@@ -284,4 +336,7 @@ export interface Database {
   media: MediaTable;
   media_variants: MediaVariantsTable;
   media_uses: MediaUsesTable;
+  subscribers: SubscribersTable;
+  email_sends: EmailSendsTable;
+  email_deliveries: EmailDeliveriesTable;
 }

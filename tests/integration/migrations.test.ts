@@ -20,18 +20,27 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
   });
 
   it("step back over the newest one and forward again", async () => {
-    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0013-published-post-counts");
+    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0014-post-canonical-url");
     expect(error).toBeUndefined();
-    expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual([
-      "Down 0014-post-canonical-url",
-    ]);
-    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0014-post-canonical-url"]);
+    expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual(["Down 0015-newsletter"]);
+    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0015-newsletter"]);
   });
 
   it("create the tables every query needs", async () => {
     const tables = (await handle.db.introspection.getTables()).map((table) => table.name);
     expect(tables).toEqual(
-      expect.arrayContaining(["posts", "post_tags", "post_search", "comments", "admins", "sessions", "rate_limits"]),
+      expect.arrayContaining([
+        "posts",
+        "post_tags",
+        "post_search",
+        "comments",
+        "admins",
+        "sessions",
+        "rate_limits",
+        "subscribers",
+        "email_sends",
+        "email_deliveries",
+      ]),
     );
   });
 });

@@ -185,6 +185,7 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
         "0012-public-count-indexes",
         "0013-published-post-counts",
         "0014-post-canonical-url",
+        "0015-newsletter",
       ]);
       const found = await blog.services.posts.listPublishedPosts("heron");
       expect(found.total).toBe(3);

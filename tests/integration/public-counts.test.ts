@@ -112,6 +112,7 @@ describe.each(testDialects())("public post counts on $dialect", ({ dialect, skip
     expect(await migrateToLatest(blog.handle.db, dialect)).toEqual([
       "0013-published-post-counts",
       "0014-post-canonical-url",
+      "0015-newsletter",
     ]);
     expect(await counts()).toEqual({ total: 2, listed: 2, byCategory: { Design: 2 } });
   });
