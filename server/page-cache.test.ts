@@ -15,7 +15,7 @@ afterEach(() => {
   for (const close of closers.splice(0)) close();
 });
 
-/** Stands in for the signature check (server/http.ts): only `blog_session=signed` is a reader's own cookie. */
+/** Stands in for the signature check (server/http-page-cache.ts): only `blog_session=signed` is a reader's own cookie. */
 const isSignedIn = (req: Request) => /(^|;\s*)blog_session=signed(;|$)/.test(req.get("cookie") ?? "");
 
 /** A server whose pages say how many times they were rendered, behind the page cache. */

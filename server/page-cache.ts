@@ -38,7 +38,7 @@ export interface PageCacheOptions {
 /**
  * Whether the request carries a cookie that makes a reader's pages their own (a session, their
  * own held comments) as this server signed it: such requests bypass the cache. A cookie that
- * does not verify is anyone's to invent, so its reader is anonymous (server/http.ts).
+ * does not verify is anyone's to invent, so its reader is anonymous (server/http-page-cache.ts).
  */
 export type IsPersonalRequest = (req: Request) => boolean;
 

@@ -31,7 +31,7 @@ function cookieValue(cookieHeader: string, name: string): string | undefined {
  * Whether the Cookie header carries the cookie `name` as this server signed it, the check
  * React Router's `parse` makes (a value `<payload>.<unpadded base64 HMAC-SHA-256 of it>`),
  * made here with a synchronous HMAC: WebCrypto's takes about 60 µs a call, and the page cache
- * asks on every request that carries such a cookie (server/http.ts). Only a signature check:
+ * asks on every request that carries such a cookie (server/http-page-cache.ts). Only a signature check:
  * whether a signed session still lives is the database's to say.
  */
 export function carriesSignedCookie(cookieHeader: string | undefined, name: string, secret: string): boolean {
@@ -142,7 +142,7 @@ const PENDING_COMMENTS_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 /**
  * The ids of a visitor's own comments awaiting moderation, signed, so that they, and only
  * they, still see those comments under the post. Anyone can send the cookie's name; only a
- * value this server signed makes a page personal (server/http.ts, the page cache).
+ * value this server signed makes a page personal (server/http-page-cache.ts).
  */
 export interface PendingCommentsCookie {
   /** The newest few ids; [] when the cookie is absent or forged. */

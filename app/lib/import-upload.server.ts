@@ -44,7 +44,7 @@ interface ReceivedUpload {
 
 /**
  * Streams the import to a temporary file (readMultipart): an import may be 64 MB.
- * server/http.ts lets only the import paths send a body this large.
+ * server/http-body-limits.ts lets only the import paths send a body this large.
  */
 async function receiveUpload(request: Request): Promise<ReceivedUpload> {
   const directory = await mkdtemp(path.join(tmpdir(), "inkwell-import-"));

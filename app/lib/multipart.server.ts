@@ -32,7 +32,7 @@ export type Multipart =
  * Reads a multipart body (image uploads and imports) with busboy, streaming the one file
  * named `file` into memory or to disk as it arrives: `request.formData()` would hold the
  * whole body, several times over, while it parses. The file stops at `limits.fileBytes`
- * (`tooLarge`); the size a body may declare is checked before this, in server/http.ts.
+ * (`tooLarge`); the size a body may declare is checked before this, in server/http-body-limits.ts.
  */
 export async function readMultipart(
   request: Request,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logLevelForStatus } from "./http.ts";
+import { logLevelForStatus } from "./http-logging.ts";
 
 describe("logLevelForStatus", () => {
   it("logs only the server's own failures as errors", () => {
