@@ -39,7 +39,4 @@ export function toArticleData(post: Post): ArticleData {
   return article;
 }
 
-/** A post's public address; ids and former slugs redirect here. */
-export function postPath(slug: string): string {
-  return `/blog/${encodeURIComponent(slug)}`;
-}
+export { postPath } from "#domain/site-urls.ts";

@@ -1,0 +1,57 @@
+import { EMAIL_MAX } from "./account.ts";
+import { defineForm, formText } from "./forms.ts";
+import { z } from "./zod.ts";
+
+export const SUBSCRIBER_STATES = ["pending", "active", "unsubscribed", "bounced"] as const;
+export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
+
+export const SUBSCRIBER_SOURCES = ["form", "admin", "import"] as const;
+export type SubscriberSource = (typeof SUBSCRIBER_SOURCES)[number];
+
+/** A newsletter subscriber as the services and the Subscribers screen see it. */
+export interface Subscriber {
+  id: string;
+  email: string;
+  state: SubscriberState;
+  source: SubscriberSource;
+  createdAt: string;
+  confirmedAt: string | undefined;
+  unsubscribedAt: string | undefined;
+  bounces: number;
+}
+
+/**
+ * The one answer to a subscription, whatever the address's state: it tells nobody whether an
+ * address is already on the list.
+ */
+export const SUBSCRIBE_ANSWER = "Check your inbox to confirm";
+export const SUBSCRIPTIONS_CLOSED_MESSAGE = "Subscriptions are not open yet";
+
+/**
+ * An address as it is stored and looked up: trimmed, its domain lower-cased (domains ignore
+ * case; the part before the @ is the mailbox owner's to interpret, so it is kept as typed).
+ */
+export function normalizeEmail(email: string): string {
+  const trimmed = email.trim();
+  const at = trimmed.lastIndexOf("@");
+  return at < 0 ? trimmed : trimmed.slice(0, at) + trimmed.slice(at).toLowerCase();
+}
+
+export const subscribeSchema = z.object({
+  email: z
+    .string({ error: "Please enter an email address" })
+    .trim()
+    .min(1, "Please enter an email address")
+    .max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
+    .pipe(z.email("Please enter a valid email address"))
+    .transform(normalizeEmail),
+});
+
+export type SubscribeInput = z.infer<typeof subscribeSchema>;
+
+/** The subscribe form in a reader's footer and under each post: one email field. */
+export const subscribeForm = defineForm({
+  fields: ["email"],
+  read: (formData: FormData) => ({ email: formText(formData, "email") }),
+  schema: subscribeSchema,
+});

@@ -1,0 +1,28 @@
+// Addresses on this site, shared by pages, feeds and emails (an email is made on the server).
+
+/** An absolute URL on this site, from SITE_URL (which may carry a path prefix). */
+export function absoluteUrl(siteUrl: string, path: string): string {
+  // `./` keeps a path on the site: "/javascript:x" stays a path, never becomes a scheme.
+  const relative = path.startsWith("/") ? `.${path}` : path;
+  return new URL(relative, siteUrl.endsWith("/") ? siteUrl : `${siteUrl}/`).href;
+}
+
+/**
+ * An address as a post gives it (its cover, a link or an image in its body), made absolute:
+ * a path from the root is on SITE_URL, an absolute address stays as written, anything else
+ * is relative to `base`, the post's own address. Undefined for what is no address at all,
+ * which a feed then leaves out.
+ */
+export function resolveUrl(siteUrl: string, reference: string, base = absoluteUrl(siteUrl, "/")): string | undefined {
+  const trimmed = reference.trim();
+  if (trimmed.startsWith("/")) return absoluteUrl(siteUrl, trimmed);
+  if (SCHEME.test(trimmed)) return URL.canParse(trimmed) ? trimmed : undefined;
+  return URL.parse(trimmed, base)?.href;
+}
+
+const SCHEME = /^[a-z][a-z\d+.-]*:/i;
+
+/** A post's public address; ids and former slugs redirect here. */
+export function postPath(slug: string): string {
+  return `/blog/${encodeURIComponent(slug)}`;
+}

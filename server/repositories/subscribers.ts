@@ -1,0 +1,146 @@
+import { type Selectable, sql } from "kysely";
+import {
+  normalizeEmail,
+  SUBSCRIBER_STATES,
+  type Subscriber,
+  type SubscriberSource,
+  type SubscriberState,
+} from "#domain/newsletter.ts";
+import type { SubscribersTable } from "../db/schema.ts";
+import { escapeLikePattern } from "./posts-rows.ts";
+import { type Db, newId, toIsoString } from "./rows.ts";
+
+/** Where a page of the list starts: after this subscriber, in the list's order. */
+export interface SubscriberCursor {
+  createdAt: string;
+  id: string;
+}
+
+export interface SubscriberPage {
+  items: Subscriber[];
+  /** The cursor of the next page; undefined on the last one. */
+  next: SubscriberCursor | undefined;
+}
+
+function toSubscriber(row: Selectable<SubscribersTable>): Subscriber {
+  return {
+    id: row.id,
+    email: row.email,
+    state: row.state,
+    source: row.source as SubscriberSource,
+    createdAt: toIsoString(row.created_at),
+    confirmedAt: row.confirmed_at ? toIsoString(row.confirmed_at) : undefined,
+    unsubscribedAt: row.unsubscribed_at ? toIsoString(row.unsubscribed_at) : undefined,
+    bounces: Number(row.bounces),
+  };
+}
+
+/** By address, as stored: the domain part matches whatever its case (the unique index answers). */
+export async function findSubscriberByEmail(db: Db, email: string): Promise<Subscriber | undefined> {
+  const row = await db
+    .selectFrom("subscribers")
+    .selectAll()
+    .where("email", "=", normalizeEmail(email))
+    .executeTakeFirst();
+  return row && toSubscriber(row);
+}
+
+export async function findSubscriberById(db: Db, id: string): Promise<Subscriber | undefined> {
+  const row = await db.selectFrom("subscribers").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && toSubscriber(row);
+}
+
+/**
+ * A pending subscriber for `email`, or the one already there: two requests for one address at
+ * once both get the same row, never a unique-constraint error.
+ */
+export async function insertPendingSubscriber(
+  db: Db,
+  { email, source, now }: { email: string; source: SubscriberSource; now: string },
+): Promise<{ subscriber: Subscriber; created: boolean }> {
+  const stored = normalizeEmail(email);
+  const inserted = await db
+    .insertInto("subscribers")
+    .values({ id: newId(), email: stored, state: "pending", source, created_at: now })
+    .onConflict((oc) => oc.column("email").doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted) return { subscriber: toSubscriber(inserted), created: true };
+  const existing = await findSubscriberByEmail(db, stored);
+  if (!existing) throw new Error(`Subscriber ${stored} vanished between insert and read`);
+  return { subscriber: existing, created: false };
+}
+
+/**
+ * Makes the subscriber active if it is in one of `from` (the caller's rule, checked again here so
+ * a concurrent unsubscribe wins); true when it changed.
+ */
+export async function confirmSubscriber(
+  db: Db,
+  id: string,
+  { now, from }: { now: string; from: readonly SubscriberState[] },
+): Promise<boolean> {
+  if (from.length === 0) return false;
+  const result = await db
+    .updateTable("subscribers")
+    .set({ state: "active", confirmed_at: now, unsubscribed_at: null })
+    .where("id", "=", id)
+    .where("state", "in", from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Unsubscribes once: a second call keeps the first time. True when it changed. */
+export async function unsubscribeSubscriber(db: Db, id: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable("subscribers")
+    .set({ state: "unsubscribed", unsubscribed_at: now })
+    .where("id", "=", id)
+    .where("state", "!=", "unsubscribed")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** How many subscribers are in each state, every state named (zero when empty). */
+export async function countSubscribersByState(db: Db): Promise<Record<SubscriberState, number>> {
+  const rows = await db
+    .selectFrom("subscribers")
+    .select(["state", sql<number | string>`count(*)`.as("count")])
+    .groupBy("state")
+    .execute();
+  const counts = Object.fromEntries(SUBSCRIBER_STATES.map((state) => [state, 0])) as Record<SubscriberState, number>;
+  for (const row of rows) counts[row.state] = Number(row.count);
+  return counts;
+}
+
+/**
+ * One page of a state's subscribers, newest first, after `after`: the (state, created_at, id)
+ * index walked backwards from the cursor, so a page costs its own rows whatever its depth.
+ * `search` matches anywhere in the address, ignoring case (then the walk reads past the rows
+ * that do not match).
+ */
+export async function listSubscribers(
+  db: Db,
+  { state, search, after, limit }: { state: SubscriberState; search?: string; after?: SubscriberCursor; limit: number },
+): Promise<SubscriberPage> {
+  let query = db.selectFrom("subscribers").selectAll().where("state", "=", state);
+  const needle = search?.trim().toLowerCase();
+  if (needle) query = query.where(sql<boolean>`lower(email) like ${`%${escapeLikePattern(needle)}%`} escape '\\'`);
+  if (after) {
+    query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(after.createdAt, after.id)));
+  }
+  const rows = await query
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit + 1)
+    .execute();
+  const items = rows.slice(0, limit).map(toSubscriber);
+  const last = items.at(-1);
+  return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : undefined };
+}
+
+/** Removes the subscriber for good (a data-protection request); true when there was one. */
+export async function deleteSubscriber(db: Db, id: string): Promise<boolean> {
+  const result = await db.deleteFrom("subscribers").where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
