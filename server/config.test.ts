@@ -65,6 +65,41 @@ describe("configuration", () => {
     );
   });
 
+  it("leaves email off without SMTP_URL, and reads the server, sender and rate with it", () => {
+    expect(parseConfig({}).mail).toBeUndefined();
+    expect(parseConfig({ MAIL_FROM: "news@example.com" }).mail).toBeUndefined();
+    expect(
+      parseConfig({
+        SMTP_URL: "smtps://user:secret@smtp.example.com:465",
+        MAIL_FROM: " Heron Blog <news@example.com> ",
+      }).mail,
+    ).toEqual({
+      smtpUrl: "smtps://user:secret@smtp.example.com:465",
+      from: "Heron Blog <news@example.com>",
+      fromAddress: "news@example.com",
+      rate: 10,
+    });
+    expect(
+      parseConfig({ SMTP_URL: "smtp://127.0.0.1:2525", MAIL_FROM: "news@example.com", SMTP_RATE: "250" }).mail,
+    ).toMatchObject({ fromAddress: "news@example.com", rate: 250 });
+  });
+
+  it.each([
+    [
+      { SMTP_URL: "mailgun://key@example.com", MAIL_FROM: "a@b.example" },
+      /^Invalid configuration: SMTP_URL must be smtp:/,
+    ],
+    [{ SMTP_URL: "smtp://", MAIL_FROM: "a@b.example" }, /^Invalid configuration: SMTP_URL /],
+    [{ SMTP_URL: "smtp://smtp.example.com" }, /^Invalid configuration: MAIL_FROM must be set together with SMTP_URL$/],
+    [{ MAIL_FROM: "Blog <not an address>" }, /^Invalid configuration: MAIL_FROM must be an address/],
+    [{ MAIL_FROM: "Blog news@example.com" }, /^Invalid configuration: MAIL_FROM /],
+    [{ SMTP_RATE: "fast" }, /^Invalid configuration: SMTP_RATE must be a whole number of messages per second/],
+    [{ SMTP_RATE: "0" }, /^Invalid configuration: SMTP_RATE /],
+    [{ SMTP_RATE: "2.5" }, /^Invalid configuration: SMTP_RATE /],
+  ])("refuses email settings %o in one line naming the variable", (env, message) => {
+    expect(() => parseConfig(env)).toThrow(message);
+  });
+
   it("treats empty variables as unset and trims a trailing slash from URLs", () => {
     const config = parseConfig({ PORT: "", SITE_URL: "https://blog.example.com/", BLOG_DEMO: "0" });
     expect(config.port).toBe(3000);

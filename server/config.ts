@@ -52,6 +52,30 @@ const trustProxy = z
     return z.NEVER;
   });
 
+const smtpUrl = z
+  .string()
+  .trim()
+  .refine((value) => /^smtps?:\/\/[^/?#\s]+/.test(value) && URL.canParse(value), {
+    message: "must be smtp://user:pass@host:port or smtps://user:pass@host:port",
+  });
+
+/** `Name <address>` or a bare address: the From of every email. */
+const mailFrom = z
+  .string()
+  .trim()
+  .transform((value, context) => {
+    const match = /^(?:(?<name>[^<>]*?)\s*<(?<named>[^<>\s]+)>|(?<bare>[^<>\s]+))$/.exec(value);
+    const address = match?.groups?.named ?? match?.groups?.bare ?? "";
+    if (z.email().safeParse(address).success) return { from: value, address };
+    context.addIssue({
+      code: "custom",
+      message: "must be an address, or a name and an address: Blog <news@example.com>",
+    });
+    return z.NEVER;
+  });
+
+const SMTP_RATE_MESSAGE = "must be a whole number of messages per second, 1 or more";
+
 const PORT_MESSAGE = "must be a port number between 0 and 65535";
 
 const envSchema = z
@@ -84,10 +108,22 @@ const envSchema = z
       .min(0, "must be 0 (off) or more")
       .default(64 * 1024 * 1024),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    SMTP_URL: smtpUrl.optional(),
+    MAIL_FROM: mailFrom.optional(),
+    SMTP_RATE: z.coerce
+      .number({ error: SMTP_RATE_MESSAGE })
+      .int(SMTP_RATE_MESSAGE)
+      .min(1, SMTP_RATE_MESSAGE)
+      .max(10_000, "must be at most 10000 messages per second")
+      .default(10),
   })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     message: "must be set together with ADMIN_EMAIL",
     path: ["ADMIN_PASSWORD"],
+  })
+  .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
+    message: "must be set together with SMTP_URL",
+    path: ["MAIL_FROM"],
   });
 
 export type DatabaseTarget =
@@ -111,6 +147,19 @@ export interface Config {
   logLevel: string;
   /** Memory for anonymous readers' pages; 0 turns the page cache off. */
   pageCacheBytes: number;
+  /** Outgoing email; undefined when SMTP_URL is unset, and then nothing is sent. */
+  mail: MailConfig | undefined;
+}
+
+export interface MailConfig {
+  /** smtp:// or smtps://, with the credentials: never logged. */
+  smtpUrl: string;
+  /** As MAIL_FROM was written: `Name <address>` or an address. */
+  from: string;
+  /** The address alone, for the mailto: of List-Unsubscribe. */
+  fromAddress: string;
+  /** Messages per second this server hands to SMTP. */
+  rate: number;
 }
 
 export class ConfigError extends Error {
@@ -156,6 +205,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustProxy: parsed.TRUST_PROXY,
     logLevel: parsed.LOG_LEVEL,
     pageCacheBytes: parsed.PAGE_CACHE_BYTES,
+    mail:
+      parsed.SMTP_URL && parsed.MAIL_FROM
+        ? {
+            smtpUrl: parsed.SMTP_URL,
+            from: parsed.MAIL_FROM.from,
+            fromAddress: parsed.MAIL_FROM.address,
+            rate: parsed.SMTP_RATE,
+          }
+        : undefined,
   };
 }
 

@@ -1,0 +1,65 @@
+import type { MailConfig } from "../config.ts";
+
+/** One message as it leaves: the per-recipient placeholders already filled. */
+export interface OutgoingMessage {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Why SMTP refused a message. `permanent`: a 5xx answer, so the address will not take it however
+ * often it is tried; anything else (a 4xx answer, a lost connection, a timeout) may pass later.
+ */
+export class MailerError extends Error {
+  override name = "MailerError";
+  readonly permanent: boolean;
+  constructor(message: string, permanent: boolean) {
+    super(message);
+    this.permanent = permanent;
+  }
+}
+
+export interface Mailer {
+  /** Resolves once the SMTP server accepted the message; rejects with a MailerError. */
+  send(message: OutgoingMessage): Promise<void>;
+  close(): void;
+}
+
+/**
+ * A pooled SMTP transport from SMTP_URL: a few connections kept open and reused, and no more
+ * than SMTP_RATE messages a second handed to the server (each app server counts its own).
+ * nodemailer loads here, at boot, only on a server that sends email.
+ */
+export async function createMailer(config: MailConfig): Promise<Mailer> {
+  const { default: nodemailer } = await import("nodemailer");
+  const transport = nodemailer.createTransport({
+    pool: true,
+    url: config.smtpUrl,
+    maxConnections: 5,
+    rateLimit: config.rate,
+    rateDelta: 1000,
+  });
+  return {
+    async send(message) {
+      try {
+        await transport.sendMail({ from: config.from, ...message });
+      } catch (error) {
+        throw toMailerError(error);
+      }
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
+
+function toMailerError(error: unknown): MailerError {
+  if (!(error instanceof Error)) return new MailerError(String(error), false);
+  const { responseCode } = error as { responseCode?: number };
+  const permanent = typeof responseCode === "number" && responseCode >= 500 && responseCode < 600;
+  // The server's answer says what went wrong; the credentials in SMTP_URL never appear in it.
+  return new MailerError(error.message, permanent);
+}
