@@ -47,3 +47,12 @@ export type CommentStatus = (typeof COMMENT_STATUSES)[number];
 
 export const MODERATION_ACTIONS = ["approve", "unapprove", "spam", "delete"] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+
+/** A comment as the moderator sees it: never the raw address, only its hash. */
+export interface ModeratedComment extends Comment {
+  status: CommentStatus;
+  ipHash: string | null;
+  heldReason: string | null;
+  postTitle: string;
+  postSlug: string;
+}

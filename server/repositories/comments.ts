@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { Comment, CommentStatus } from "#domain/comment.ts";
+import type { Comment, CommentStatus, ModeratedComment } from "#domain/comment.ts";
 import type { Database } from "../db/schema.ts";
 import { selectPublicPosts } from "./posts-public.ts";
 import { newId, toIsoString } from "./rows.ts";
@@ -12,15 +12,6 @@ export interface CommentablePost {
   /** "Close comments after N days" counts from here (comment-policy.ts). */
   createdAt: string;
   commentsClosed: boolean;
-}
-
-/** A comment as the moderator sees it: never the raw address, only its hash. */
-export interface ModeratedComment extends Comment {
-  status: CommentStatus;
-  ipHash: string | null;
-  heldReason: string | null;
-  postTitle: string;
-  postSlug: string;
 }
 
 interface CommentRow {

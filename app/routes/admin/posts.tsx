@@ -1,14 +1,14 @@
 import { useRef, useState } from "react";
 import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
+import { AdminTable, EmptyList } from "~/components/admin/admin-table";
+import { PostRow } from "~/components/admin/post-row";
 import { sectionLabel } from "~/components/admin/sections";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { Pagination } from "~/components/site/pagination";
 import { appContext } from "#server/request-context.ts";
 import { actorOf, pagePathname, requireAdmin } from "~/lib/auth.server";
 import { setFlash, takeFlash } from "~/lib/flash.server";
-import { formatDate, formatDateTime, truncate } from "~/lib/format";
 import { readFormData } from "~/lib/forms.server";
-import { postPath } from "~/lib/post-card-data";
 import type { DomainError } from "#domain/errors.ts";
 import { formText, queryText } from "#domain/forms.ts";
 import { isPostId } from "#domain/post.ts";
@@ -18,8 +18,6 @@ import type { Route } from "./+types/posts";
 
 const POST_LIST_COLUMNS = ["Title", "Author", "Category", "Date", "Status", "Actions"] as const;
 
-/** docs/spec.md §9: admin titles are cut at 40 characters. */
-const TITLE_MAX = 40;
 const QUERY_MAX = 200;
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -84,8 +82,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (deleted) return redirect(back, { headers: { "Set-Cookie": await setFlash(request, "deleted") } });
   return redirect(back);
 }
-
-type ListedPost = Route.ComponentProps["loaderData"]["posts"][number];
 
 export default function AdminPosts({ loaderData }: Route.ComponentProps) {
   const { posts, page, query, confirmId, flash } = loaderData;
@@ -167,139 +163,28 @@ export default function AdminPosts({ loaderData }: Route.ComponentProps) {
       </Form>
 
       {posts.length === 0 ? (
-        <p className="mt-10 rounded-lg border border-dashed border-slate-300 p-10 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
-          No posts found. Create your first post!
-        </p>
+        <EmptyList className="mt-10">No posts found. Create your first post!</EmptyList>
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
-          <table className="min-w-full divide-y divide-slate-200 text-left text-sm dark:divide-slate-800">
-            <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:bg-slate-800/60 dark:text-slate-300">
-              <tr>
-                {POST_LIST_COLUMNS.map((column) => (
-                  <th key={column} scope="col" className="px-4 py-3">
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-              {posts.map((post) => (
-                <PostRow
-                  key={post.id}
-                  post={post}
-                  query={query}
-                  pathname={pathname}
-                  confirming={confirming === post.id}
-                  deleting={deleting && navigation.formData?.get("id") === post.id}
-                  onConfirm={() => setConfirming(post.id)}
-                  onCancel={() => setConfirming(null)}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable columns={POST_LIST_COLUMNS} cellClass="px-4 py-3" className="mt-6">
+          {posts.map((post) => (
+            <PostRow
+              key={post.id}
+              post={post}
+              query={query}
+              pathname={pathname}
+              listHref={listPath(pathname, query)}
+              confirming={confirming === post.id}
+              deleting={deleting && navigation.formData?.get("id") === post.id}
+              onConfirm={() => setConfirming(post.id)}
+              onCancel={() => setConfirming(null)}
+            />
+          ))}
+        </AdminTable>
       )}
       <div className="mt-6">
         <Pagination page={page} label="Posts" />
       </div>
     </>
-  );
-}
-
-interface PostRowProps {
-  post: ListedPost;
-  query: string;
-  pathname: string;
-  confirming: boolean;
-  deleting: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}
-
-const actionLinkClass =
-  "rounded px-2 py-1 font-medium text-indigo-700 hover:bg-indigo-50 hover:underline dark:text-indigo-300 dark:hover:bg-indigo-950";
-
-function PostRow({ post, query, pathname, confirming, deleting, onConfirm, onCancel }: PostRowProps) {
-  const confirmHref = `${pathname}?${new URLSearchParams({ ...(query ? { q: query } : {}), confirm: post.id })}`;
-  return (
-    <tr className="align-top hover:bg-slate-50 dark:hover:bg-slate-800/40">
-      <td className="min-w-48 px-4 py-3 font-medium" title={post.title}>
-        {truncate(post.title, TITLE_MAX)}
-      </td>
-      <td className="px-4 py-3 whitespace-nowrap">{post.author}</td>
-      <td className="px-4 py-3 whitespace-nowrap">{post.category}</td>
-      <td className="px-4 py-3 whitespace-nowrap">
-        <time dateTime={post.updatedAt}>{formatDate(post.updatedAt)}</time>
-      </td>
-      <td className="px-4 py-3">
-        <span
-          className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${
-            post.status === "Published"
-              ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-900/60 dark:text-emerald-200"
-              : post.status === "Scheduled"
-                ? "bg-sky-100 text-sky-800 dark:bg-sky-900/60 dark:text-sky-200"
-                : "bg-amber-100 text-amber-800 dark:bg-amber-900/60 dark:text-amber-200"
-          }`}
-        >
-          {post.status}
-        </span>
-        {post.status === "Scheduled" && post.publishAt ? (
-          <span className="mt-1 block text-xs whitespace-nowrap text-slate-600 dark:text-slate-400">
-            for <time dateTime={post.publishAt}>{formatDateTime(post.publishAt)}</time>
-          </span>
-        ) : null}
-      </td>
-      <td className="px-4 py-3 whitespace-nowrap">
-        <div className="flex items-center gap-1">
-          <Link to={`/admin/posts/edit/${post.id}`} className={actionLinkClass}>
-            Edit<span className="sr-only"> {post.title}</span>
-          </Link>
-          <a href={postPath(post.slug)} target="_blank" rel="noopener noreferrer" className={actionLinkClass}>
-            View<span className="sr-only"> {post.title} (opens in a new tab)</span>
-          </a>
-          {confirming ? (
-            <span className="flex items-center gap-1 rounded bg-red-50 px-2 py-0.5 dark:bg-red-950">
-              <span className="font-medium text-red-800 dark:text-red-200">Confirm?</span>
-              <Form method="post" preventScrollReset>
-                <input type="hidden" name="intent" value="delete" />
-                <input type="hidden" name="id" value={post.id} />
-                <input type="hidden" name="q" value={query} />
-                <button
-                  type="submit"
-                  disabled={deleting}
-                  className="rounded bg-red-600 px-2 py-0.5 font-semibold text-white hover:bg-red-700 disabled:opacity-70"
-                >
-                  Yes
-                </button>
-              </Form>
-              <Link
-                to={listPath(pathname, query)}
-                preventScrollReset
-                onClick={(event) => {
-                  event.preventDefault();
-                  onCancel();
-                }}
-                className="rounded px-2 py-0.5 font-medium text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800"
-              >
-                No
-              </Link>
-            </span>
-          ) : (
-            <Link
-              to={confirmHref}
-              preventScrollReset
-              onClick={(event) => {
-                event.preventDefault();
-                onConfirm();
-              }}
-              className="rounded px-2 py-1 font-medium text-red-700 hover:bg-red-50 hover:underline dark:text-red-300 dark:hover:bg-red-950"
-            >
-              Delete<span className="sr-only"> {post.title}</span>
-            </Link>
-          )}
-        </div>
-      </td>
-    </tr>
   );
 }
 

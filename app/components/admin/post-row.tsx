@@ -1,0 +1,113 @@
+import { Form, Link } from "react-router";
+import { formatDate, formatDateTime, truncate } from "~/lib/format";
+import { postPath } from "~/lib/post-card-data";
+import type { PostStatus, PostSummary } from "#domain/post.ts";
+import { TITLE_MAX } from "./admin-table";
+
+/** A post as the admin list shows it. */
+export type ListedPost = Pick<
+  PostSummary,
+  "id" | "slug" | "title" | "author" | "category" | "updatedAt" | "publishAt"
+> & {
+  status: PostStatus;
+};
+
+interface PostRowProps {
+  post: ListedPost;
+  query: string;
+  pathname: string;
+  /** The list as it is (its search kept), where "No" leads without JavaScript. */
+  listHref: string;
+  confirming: boolean;
+  deleting: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+const actionLinkClass =
+  "rounded px-2 py-1 font-medium text-indigo-700 hover:bg-indigo-50 hover:underline dark:text-indigo-300 dark:hover:bg-indigo-950";
+
+/** One post of the admin list, with Edit, View and Delete (confirmed in place, or through ?confirm= without JavaScript). */
+export function PostRow({ post, query, pathname, listHref, confirming, deleting, onConfirm, onCancel }: PostRowProps) {
+  const confirmHref = `${pathname}?${new URLSearchParams({ ...(query ? { q: query } : {}), confirm: post.id })}`;
+  return (
+    <tr className="align-top hover:bg-slate-50 dark:hover:bg-slate-800/40">
+      <td className="min-w-48 px-4 py-3 font-medium" title={post.title}>
+        {truncate(post.title, TITLE_MAX)}
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap">{post.author}</td>
+      <td className="px-4 py-3 whitespace-nowrap">{post.category}</td>
+      <td className="px-4 py-3 whitespace-nowrap">
+        <time dateTime={post.updatedAt}>{formatDate(post.updatedAt)}</time>
+      </td>
+      <td className="px-4 py-3">
+        <span
+          className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${
+            post.status === "Published"
+              ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-900/60 dark:text-emerald-200"
+              : post.status === "Scheduled"
+                ? "bg-sky-100 text-sky-800 dark:bg-sky-900/60 dark:text-sky-200"
+                : "bg-amber-100 text-amber-800 dark:bg-amber-900/60 dark:text-amber-200"
+          }`}
+        >
+          {post.status}
+        </span>
+        {post.status === "Scheduled" && post.publishAt ? (
+          <span className="mt-1 block text-xs whitespace-nowrap text-slate-600 dark:text-slate-400">
+            for <time dateTime={post.publishAt}>{formatDateTime(post.publishAt)}</time>
+          </span>
+        ) : null}
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap">
+        <div className="flex items-center gap-1">
+          <Link to={`/admin/posts/edit/${post.id}`} className={actionLinkClass}>
+            Edit<span className="sr-only"> {post.title}</span>
+          </Link>
+          <a href={postPath(post.slug)} target="_blank" rel="noopener noreferrer" className={actionLinkClass}>
+            View<span className="sr-only"> {post.title} (opens in a new tab)</span>
+          </a>
+          {confirming ? (
+            <span className="flex items-center gap-1 rounded bg-red-50 px-2 py-0.5 dark:bg-red-950">
+              <span className="font-medium text-red-800 dark:text-red-200">Confirm?</span>
+              <Form method="post" preventScrollReset>
+                <input type="hidden" name="intent" value="delete" />
+                <input type="hidden" name="id" value={post.id} />
+                <input type="hidden" name="q" value={query} />
+                <button
+                  type="submit"
+                  disabled={deleting}
+                  className="rounded bg-red-600 px-2 py-0.5 font-semibold text-white hover:bg-red-700 disabled:opacity-70"
+                >
+                  Yes
+                </button>
+              </Form>
+              <Link
+                to={listHref}
+                preventScrollReset
+                onClick={(event) => {
+                  event.preventDefault();
+                  onCancel();
+                }}
+                className="rounded px-2 py-0.5 font-medium text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800"
+              >
+                No
+              </Link>
+            </span>
+          ) : (
+            <Link
+              to={confirmHref}
+              preventScrollReset
+              onClick={(event) => {
+                event.preventDefault();
+                onConfirm();
+              }}
+              className="rounded px-2 py-1 font-medium text-red-700 hover:bg-red-50 hover:underline dark:text-red-300 dark:hover:bg-red-950"
+            >
+              Delete<span className="sr-only"> {post.title}</span>
+            </Link>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+}
