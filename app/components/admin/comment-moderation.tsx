@@ -3,7 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { formatDate, truncate } from "~/lib/format";
 import { postPath } from "~/lib/post-card-data";
 import type { CommentStatus, ModeratedComment, ModerationAction } from "#domain/comment.ts";
-import { TITLE_MAX } from "./admin-table";
+import { TITLE_MAX } from "./admin-list";
 
 /** Longer comments show this much, and the rest behind "Show all". */
 const CLIP_AT = 140;

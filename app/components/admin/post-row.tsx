@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { formatDate, formatDateTime, truncate } from "~/lib/format";
 import { postPath } from "~/lib/post-card-data";
 import type { PostStatus, PostSummary } from "#domain/post.ts";
-import { TITLE_MAX } from "./admin-table";
+import { TITLE_MAX } from "./admin-list";
 
 /** A post as the admin list shows it. */
 export type ListedPost = Pick<

@@ -1,5 +1,5 @@
 import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
-import { AdminTable, type AdminTableColumn, EmptyList } from "~/components/admin/admin-table";
+import { AdminTable, type AdminTableColumn, EmptyList, SearchButton } from "~/components/admin/admin-list";
 import {
   COMMENT_CELL_CLASS,
   CommentPager,
@@ -172,12 +172,7 @@ export default function AdminComments({ loaderData }: Route.ComponentProps) {
           placeholder="Search by author or text"
           className="w-full max-w-md rounded-md border border-slate-400 bg-white px-3 py-2 text-base sm:text-sm dark:border-slate-500 dark:bg-slate-900"
         />
-        <button
-          type="submit"
-          className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
-        >
-          Search
-        </button>
+        <SearchButton />
       </Form>
 
       {visible.length === 0 ? (

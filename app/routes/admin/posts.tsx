@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
-import { AdminTable, EmptyList } from "~/components/admin/admin-table";
+import { AdminTable, EmptyList, SearchButton } from "~/components/admin/admin-list";
 import { PostRow } from "~/components/admin/post-row";
 import { sectionLabel } from "~/components/admin/sections";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
@@ -154,12 +154,7 @@ export default function AdminPosts({ loaderData }: Route.ComponentProps) {
           onChange={(event) => searchAsYouType(event.currentTarget.form!)}
           className="w-full max-w-md rounded-md border border-slate-300 bg-white px-3 py-2 text-base shadow-sm focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500 focus:outline-none sm:text-sm dark:border-slate-700 dark:bg-slate-900"
         />
-        <button
-          type="submit"
-          className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
-        >
-          Search
-        </button>
+        <SearchButton />
       </Form>
 
       {posts.length === 0 ? (

@@ -54,3 +54,15 @@ export function EmptyList({ className, children }: { className: string; children
     </p>
   );
 }
+
+/** The submit button of an admin list's search form (the form works without JavaScript). */
+export function SearchButton() {
+  return (
+    <button
+      type="submit"
+      className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
+    >
+      Search
+    </button>
+  );
+}
