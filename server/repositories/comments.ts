@@ -2,6 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { Comment, CommentStatus, ModeratedComment } from "#domain/comment.ts";
 import type { Database } from "../db/schema.ts";
 import { selectPublicPosts } from "./posts-public.ts";
+import { selectPostsAtAddress } from "./posts-rows.ts";
 import { newId, toIsoString } from "./rows.ts";
 
 /** What taking a comment needs to know of its post: never its body. */
@@ -116,32 +117,15 @@ export async function insertComment(
 
 /**
  * The post a comment sent to /blog/{address} is for, in one statement. The address names a
- * post by its slug, then a slug it had before, then its id (as findPostIdByAddress reads it
- * for the page); the publishing rule decides whether visitors may comment on it. `post` is
- * undefined when a post has the address but is not public.
+ * post as the page reads it (selectPostsAtAddress); the publishing rule decides whether
+ * visitors may comment on it. `post` is undefined when a post has the address but is not public.
  */
 export async function findCommentablePost(
   db: Kysely<Database>,
   address: string,
   now: string,
 ): Promise<{ post: CommentablePost | undefined } | undefined> {
-  const addressed = db
-    .selectFrom("posts")
-    .select(["posts.id", sql<number>`1`.as("rank")])
-    .where("posts.slug", "=", address)
-    .unionAll(
-      db
-        .selectFrom("post_slug_history")
-        .select(["post_slug_history.post_id as id", sql<number>`2`.as("rank")])
-        .where("post_slug_history.slug", "=", address),
-    )
-    .unionAll(
-      db
-        .selectFrom("posts")
-        .select(["posts.id", sql<number>`3`.as("rank")])
-        .where("posts.id", "=", address),
-    )
-    .as("addressed");
+  const addressed = selectPostsAtAddress(db, address).as("addressed");
   const commentable = selectPublicPosts(db, now)
     .select(["posts.id", "posts.slug", "posts.created_at", "posts.comments_closed"])
     .as("commentable");

@@ -135,3 +135,28 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 export function mediaUsedBy(fields: Pick<PostFields, "content" | "coverImage">): string[] {
   return mediaHashesIn(`${fields.coverImage}\n${fields.content}`);
 }
+
+/**
+ * The posts a /blog/{address} URL may name, each with its `rank`: the post with that slug (1),
+ * the post that had it before (2), the post with that id (3, the URLs before slugs existed).
+ * Drafts included. The address names the one with the lowest rank: the page
+ * (findPostIdByAddress) and a comment sent to it (findCommentablePost) read it this one way.
+ */
+export function selectPostsAtAddress(db: Db, address: string) {
+  return db
+    .selectFrom("posts")
+    .select(["posts.id", sql<number>`1`.as("rank")])
+    .where("posts.slug", "=", address)
+    .unionAll(
+      db
+        .selectFrom("post_slug_history")
+        .select(["post_slug_history.post_id as id", sql<number>`2`.as("rank")])
+        .where("post_slug_history.slug", "=", address),
+    )
+    .unionAll(
+      db
+        .selectFrom("posts")
+        .select(["posts.id", sql<number>`3`.as("rank")])
+        .where("posts.id", "=", address),
+    );
+}

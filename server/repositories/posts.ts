@@ -16,6 +16,7 @@ import {
   newestFirst,
   type PageRequest,
   pageOf,
+  selectPostsAtAddress,
   SUMMARY_COLUMNS,
   summarise,
   toPost,
@@ -39,20 +40,17 @@ export async function findPostById(db: Db, id: string): Promise<Post | undefined
 }
 
 /**
- * The id of the post a /blog/{address} URL names, drafts included: by its slug, then by a
- * slug it had before, then by its id (the URLs before slugs existed). Whether a visitor may
- * read it is for the public queries to decide.
+ * The id of the post a /blog/{address} URL names, drafts included (selectPostsAtAddress), in
+ * one statement. Whether a visitor may read it is for the public queries to decide.
  */
 export async function findPostIdByAddress(db: Db, address: string): Promise<string | undefined> {
-  const bySlug = await db.selectFrom("posts").select("id").where("slug", "=", address).executeTakeFirst();
-  if (bySlug) return bySlug.id;
-  const moved = await db
-    .selectFrom("post_slug_history")
-    .select("post_id")
-    .where("slug", "=", address)
+  const row = await db
+    .selectFrom(selectPostsAtAddress(db, address).as("addressed"))
+    .select("addressed.id")
+    .orderBy("addressed.rank")
+    .limit(1)
     .executeTakeFirst();
-  if (moved) return moved.post_id;
-  return (await postExists(db, address)) ? address : undefined;
+  return row?.id;
 }
 
 /** Whether a post other than `exceptPostId` has this slug now or had it before. */

@@ -5,6 +5,8 @@ import { isDomainError } from "../../domain/errors.ts";
 import { createRouteTestContext, routeArgs, settle } from "../support/route-context.ts";
 import { testDialects } from "../support/databases.ts";
 import { buildPostInput, createPosts } from "../support/factories.ts";
+import { recordStatements } from "../support/statements.ts";
+import { findPostIdByAddress } from "../../server/repositories/posts.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 
 describe.each(testDialects())("post slugs on $dialect", ({ dialect, skip }) => {
@@ -101,6 +103,21 @@ describe.each(testDialects())("post slugs on $dialect", ({ dialect, skip }) => {
         status: 404,
         body: { message: "This post is not available" },
       });
+    }
+  });
+
+  it("finds the post an address names in one statement, by slug, then former slug, then id", async () => {
+    const [post] = await createPosts(blog.services, blog.clock, [{ title: "Where it lives" }]);
+    await blog.services.posts.updatePost(post!.id, buildPostInput({ title: post!.title, slug: "where-it-lives-now" }));
+    for (const [address, expected] of [
+      ["where-it-lives-now", post!.id],
+      ["where-it-lives", post!.id],
+      [post!.id, post!.id],
+      ["nowhere", undefined],
+    ] as const) {
+      const recorded = recordStatements(blog.handle.db);
+      expect(await findPostIdByAddress(recorded.db, address), address).toBe(expected);
+      expect(recorded.statements, address).toHaveLength(1);
     }
   });
 
