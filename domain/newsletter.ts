@@ -26,6 +26,13 @@ export interface Subscriber {
  */
 export const SUBSCRIBE_ANSWER = "Check your inbox to confirm";
 export const SUBSCRIPTIONS_CLOSED_MESSAGE = "Subscriptions are not open yet";
+export const CONFIRM_LINK_INVALID_MESSAGE =
+  "This confirmation link is not valid. Use the whole link from the email, or subscribe again.";
+export const CONFIRM_LINK_EXPIRED_MESSAGE = "This confirmation link has expired. Subscribe again to get a new one.";
+export const UNSUBSCRIBE_LINK_INVALID_MESSAGE =
+  "This unsubscribe link is not valid. Use the whole link from the email.";
+/** A confirmation link works for 7 days. */
+export const CONFIRM_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * An address as it is stored and looked up: trimmed, its domain lower-cased (domains ignore

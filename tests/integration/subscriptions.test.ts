@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { DomainError } from "#domain/errors.ts";
+import { CONFIRM_LINK_TTL_MS, SUBSCRIBE_ANSWER } from "#domain/newsletter.ts";
 import * as subscribers from "../../server/repositories/subscribers.ts";
+import {
+  createSubscriptionService,
+  type SingleEmail,
+  SUBSCRIBE_ADDRESS_LIMIT,
+  SUBSCRIBE_EMAIL_LIMIT,
+} from "../../server/services/subscriptions.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 
@@ -90,5 +98,168 @@ describe.each(testDialects())("subscribers repository on $dialect", ({ dialect, 
     expect(await subscribers.deleteSubscriber(db, ids[6]!)).toBe(true);
     expect(await subscribers.deleteSubscriber(db, ids[6]!)).toBe(false);
     expect(await subscribers.findSubscriberById(db, ids[6]!)).toBeUndefined();
+  });
+});
+
+const SECRET = "the session secret of this test blog, long enough";
+const SITE = { title: "Field Notes", url: "https://notes.example/journal" };
+const HOUR = 60 * 60 * 1000;
+
+/** The answer a call gives, or the domain error it refuses with. */
+async function outcome<T>(work: Promise<T>): Promise<T | { code: string; status: number; message: string }> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { code: error.code, status: error.status, message: error.message };
+  }
+}
+
+describe.each(testDialects())("subscribing on $dialect", ({ dialect, skip }) => {
+  const blog = useTestBlog({ dialect, skip });
+
+  /** The service over the test database, with an outbox that keeps what it is given. */
+  function subscriptions({ emailOn = true } = {}) {
+    const outbox: SingleEmail[] = [];
+    const service = createSubscriptionService({
+      db: blog.handle.db,
+      now: blog.clock.now,
+      secret: SECRET,
+      readSite: async () => SITE,
+      enqueueSingle: emailOn
+        ? async (email) => {
+            outbox.push(email);
+          }
+        : undefined,
+    });
+    const confirmToken = (email: SingleEmail) => {
+      const link = /Confirm: (\S+)/.exec(email.text)![1]!;
+      expect(link.startsWith("https://notes.example/journal/subscribe/confirm?token=")).toBe(true);
+      return new URL(link).searchParams.get("token")!;
+    };
+    return { service, outbox, confirmToken };
+  }
+
+  const visitor = (clientAddress = "203.0.113.7") => ({ clientAddress, honeypot: "" });
+
+  it("answers the same whatever the address's state, and emails only new, pending and unsubscribed ones", async () => {
+    const { service, outbox, confirmToken } = subscriptions();
+    expect(await service.subscribe(" Reader@Mail.EXAMPLE ", visitor())).toBe(SUBSCRIBE_ANSWER);
+    expect(outbox.map((email) => [email.to, email.subject])).toEqual([
+      ["Reader@mail.example", "Confirm your subscription to Field Notes"],
+    ]);
+    expect(await subscribers.findSubscriberByEmail(blog.handle.db, "Reader@mail.example")).toMatchObject({
+      state: "pending",
+      source: "form",
+    });
+
+    expect(await service.subscribe("Reader@mail.example", visitor())).toBe(SUBSCRIBE_ANSWER);
+    expect(outbox).toHaveLength(2);
+
+    expect(await service.confirm(confirmToken(outbox[1]!))).toEqual({ email: "Reader@mail.example", state: "active" });
+    expect(await service.subscribe("Reader@mail.example", visitor())).toBe(SUBSCRIBE_ANSWER);
+    expect(outbox).toHaveLength(2);
+
+    const subscriber = (await subscribers.findSubscriberByEmail(blog.handle.db, "Reader@mail.example"))!;
+    await service.unsubscribe(service.unsubscribeToken(subscriber.id));
+    expect(await service.subscribe("Reader@mail.example", visitor())).toBe(SUBSCRIBE_ANSWER);
+    expect(outbox).toHaveLength(3);
+    expect(await service.confirm(confirmToken(outbox[2]!))).toEqual({ email: "Reader@mail.example", state: "active" });
+  });
+
+  it("confirms once, idempotently, for 7 days; an old link cannot undo an unsubscription", async () => {
+    const { service, outbox, confirmToken } = subscriptions();
+    await service.subscribe("a@example.com", visitor());
+    const token = confirmToken(outbox[0]!);
+    expect(await service.confirm(token)).toEqual({ email: "a@example.com", state: "active" });
+    expect(await service.confirm(token)).toEqual({ email: "a@example.com", state: "active" });
+
+    const subscriber = (await subscribers.findSubscriberByEmail(blog.handle.db, "a@example.com"))!;
+    blog.clock.advance(1000);
+    await service.unsubscribe(service.unsubscribeToken(subscriber.id));
+    expect(await outcome(service.confirm(token))).toMatchObject({ code: "SUBSCRIPTION_LINK_EXPIRED", status: 410 });
+    expect((await subscribers.findSubscriberById(blog.handle.db, subscriber.id))?.state).toBe("unsubscribed");
+
+    await service.subscribe("late@example.com", visitor());
+    blog.clock.advance(CONFIRM_LINK_TTL_MS);
+    expect(await outcome(service.confirm(confirmToken(outbox[1]!)))).toEqual({
+      code: "SUBSCRIPTION_LINK_EXPIRED",
+      status: 410,
+      message: "This confirmation link has expired. Subscribe again to get a new one.",
+    });
+    expect((await subscribers.findSubscriberByEmail(blog.handle.db, "late@example.com"))?.state).toBe("pending");
+  });
+
+  it("unsubscribes with one call, again and again, even once the subscriber is deleted", async () => {
+    const { service } = subscriptions();
+    const { subscriber } = await subscribers.insertPendingSubscriber(blog.handle.db, {
+      email: "b@example.com",
+      source: "admin",
+      now: blog.clock.now().toISOString(),
+    });
+    const token = service.unsubscribeToken(subscriber.id);
+    await service.unsubscribe(token);
+    await service.unsubscribe(token);
+    expect(await subscribers.findSubscriberById(blog.handle.db, subscriber.id)).toMatchObject({
+      state: "unsubscribed",
+      unsubscribedAt: blog.clock.now().toISOString(),
+    });
+    await subscribers.deleteSubscriber(blog.handle.db, subscriber.id);
+    await expect(service.unsubscribe(token)).resolves.toBeUndefined();
+    expect(await outcome(service.unsubscribe(`${token}x`))).toMatchObject({
+      code: "SUBSCRIPTION_LINK_INVALID",
+      status: 400,
+    });
+    expect(await outcome(service.confirm(service.confirmToken(subscriber.id)))).toMatchObject({
+      code: "SUBSCRIPTION_LINK_INVALID",
+      status: 400,
+    });
+  });
+
+  it("limits attempts per client address and confirmation emails per address, keeping no address in the counters", async () => {
+    const { service, outbox } = subscriptions();
+    for (let attempt = 1; attempt <= SUBSCRIBE_EMAIL_LIMIT.maxHits + 1; attempt += 1) {
+      expect(await service.subscribe("target@example.com", visitor(`198.51.100.${attempt}`))).toBe(SUBSCRIBE_ANSWER);
+    }
+    expect(outbox).toHaveLength(SUBSCRIBE_EMAIL_LIMIT.maxHits);
+    blog.clock.advance(SUBSCRIBE_EMAIL_LIMIT.windowMs);
+    await service.subscribe("target@example.com", visitor("198.51.100.99"));
+    expect(outbox).toHaveLength(SUBSCRIBE_EMAIL_LIMIT.maxHits + 1);
+
+    for (let attempt = 1; attempt <= SUBSCRIBE_ADDRESS_LIMIT.maxHits; attempt += 1) {
+      await service.subscribe(`reader${attempt}@example.com`, visitor());
+    }
+    expect(await outcome(service.subscribe("one-more@example.com", visitor()))).toEqual({
+      code: "RATE_LIMITED",
+      status: 429,
+      message: "Too many attempts",
+    });
+    blog.clock.advance(HOUR);
+    expect(await service.subscribe("one-more@example.com", visitor())).toBe(SUBSCRIBE_ANSWER);
+
+    const keys = await blog.handle.db.selectFrom("rate_limits").select("key").execute();
+    expect(keys.map(({ key }) => key).filter((key) => key.includes("example.com"))).toEqual([]);
+  });
+
+  it("refuses an invalid address with its message, takes nothing from a bot, and collects nothing while email is off", async () => {
+    const { service, outbox } = subscriptions();
+    expect(await outcome(service.subscribe("not an address", visitor()))).toEqual({
+      code: "EMAIL_INVALID",
+      status: 400,
+      message: "Please enter a valid email address",
+    });
+    expect(await service.subscribe("bot@example.com", { clientAddress: "192.0.2.1", honeypot: "http://spam" })).toBe(
+      SUBSCRIBE_ANSWER,
+    );
+    expect(outbox).toEqual([]);
+    expect(await subscribers.findSubscriberByEmail(blog.handle.db, "bot@example.com")).toBeUndefined();
+
+    const off = subscriptions({ emailOn: false });
+    expect(await outcome(off.service.subscribe("c@example.com", visitor()))).toEqual({
+      code: "SUBSCRIPTIONS_CLOSED",
+      status: 403,
+      message: "Subscriptions are not open yet",
+    });
+    expect(await subscribers.countSubscribersByState(blog.handle.db)).toMatchObject({ pending: 0 });
   });
 });
