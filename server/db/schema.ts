@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from "kysely";
 import type { CommentStatus } from "#domain/comment.ts";
+import type { SubscriberSource, SubscriberState } from "#domain/newsletter.ts";
 import type { Post } from "#domain/post.ts";
 
 /** Timestamps go in as ISO strings; PostgreSQL hands back Date, SQLite the stored text. */
@@ -261,16 +262,13 @@ export interface PublishedPostCountsTable {
   posts: number;
 }
 
-export type SubscriberState = "pending" | "active" | "unsubscribed" | "bounced";
-
 /** A newsletter subscriber (migration 0015). Times are ISO text on both databases. */
 export interface SubscribersTable {
   id: string;
   /** Trimmed, domain part lower-cased; unique. */
   email: string;
   state: SubscriberState;
-  /** 'form', 'admin' or 'import'. */
-  source: string;
+  source: SubscriberSource;
   created_at: string;
   confirmed_at: string | null;
   unsubscribed_at: string | null;

@@ -23,6 +23,10 @@ export class MailerError extends Error {
 }
 
 export interface Mailer {
+  /** MAIL_FROM's address, for the mailto: of List-Unsubscribe. */
+  readonly fromAddress: string;
+  /** Messages per second this mailer hands to SMTP. */
+  readonly rate: number;
   /** Resolves once the SMTP server accepted the message; rejects with a MailerError. */
   send(message: OutgoingMessage): Promise<void>;
   close(): void;
@@ -39,10 +43,16 @@ export async function createMailer(config: MailConfig): Promise<Mailer> {
     pool: true,
     url: config.smtpUrl,
     maxConnections: 5,
+    // Well inside the outbox's lease, which a batch in flight renews anyway.
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 60_000,
     rateLimit: config.rate,
     rateDelta: 1000,
   });
   return {
+    fromAddress: config.fromAddress,
+    rate: config.rate,
     async send(message) {
       try {
         await transport.sendMail({ from: config.from, ...message });

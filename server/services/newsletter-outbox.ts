@@ -1,0 +1,265 @@
+import type { Kysely } from "kysely";
+import type { Dialect } from "../db/connect.ts";
+import type { Database } from "../db/schema.ts";
+import { guardDatabase } from "../errors.ts";
+import {
+  type BatchOutcome,
+  cancelSend,
+  type ClaimedDelivery,
+  type ClaimedSend,
+  claimDeliveries,
+  extendClaims,
+  findActiveSubscriberIds,
+  findClaimedSends,
+  findSendProgress,
+  insertPostSend,
+  insertSingleSend,
+  recordBatch,
+  releaseExpiredClaims,
+  type SendContent,
+  type SendProgress,
+} from "../repositories/email-outbox.ts";
+import { newId } from "../repositories/rows.ts";
+import type { Mailer, OutgoingMessage } from "./mailer.ts";
+import { MailerError } from "./mailer.ts";
+
+export type { SendProgress } from "../repositories/email-outbox.ts";
+
+/** Filled per recipient at send time, in the bodies and the List-Unsubscribe header. */
+export const UNSUBSCRIBE_PLACEHOLDER = "{{unsubscribe_url}}";
+
+export interface OutboxTuning {
+  /** Deliveries claimed at once; at most SMTP_RATE, so a batch takes about a second. */
+  batchSize?: number;
+  /** How long a claim holds before another worker may take the delivery over. */
+  leaseMs?: number;
+  /** How often an idle worker looks for work queued by another server or come due. */
+  pollMs?: number;
+  /** The first retry's wait after a temporary failure; each next one waits twice as long. */
+  retryBaseMs?: number;
+}
+
+const DEFAULTS = { batchSize: 50, leaseMs: 30_000, pollMs: 2_000, retryBaseMs: 60_000 };
+/** Temporary failures before a delivery is given up on: with a minute doubling, about four hours. */
+const MAX_ATTEMPTS = 8;
+const MAX_RETRY_MS = 60 * 60 * 1000;
+
+/**
+ * The newsletter outbox (docs/decisions/0014-newsletter-outbox.md). Enqueueing only writes rows;
+ * a worker in each app server, started at boot when SMTP_URL is set, claims small batches with a
+ * lease and records each result, so nothing waits on SMTP in a reader's request and a send
+ * resumes after a crash: at most the batch in flight goes out twice.
+ */
+export function createOutbox({
+  db,
+  dialect,
+  now,
+  unsubscribeUrl,
+  tuning = {},
+}: {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  now: () => Date;
+  /** The one-click unsubscribe address of a subscriber, put in their post emails. */
+  unsubscribeUrl: (subscriberId: string) => string;
+  tuning?: OutboxTuning;
+}) {
+  const { leaseMs, pollMs, retryBaseMs, batchSize } = { ...DEFAULTS, ...tuning };
+  let worker: Worker | undefined;
+
+  const wakeWorker = () => worker?.wake();
+
+  async function runBatch(mailer: Mailer, limit: number): Promise<boolean> {
+    const at = now();
+    const claimed = await claimDeliveries(db, dialect, {
+      at: at.toISOString(),
+      leaseUntil: new Date(at.getTime() + leaseMs).toISOString(),
+      limit,
+    });
+    if (claimed.length === 0) return false;
+
+    const sends = await findClaimedSends(db, [...new Set(claimed.map((delivery) => delivery.sendId))]);
+    const active = await findActiveSubscriberIds(db, postSubscriberIds(claimed, sends));
+    const outcome: BatchOutcome = { at: "", sent: [], failed: [], retry: [], dropped: [], bounced: [] };
+    const deliverable = claimed.filter((delivery) => {
+      const send = sends.get(delivery.sendId);
+      const gone = send?.kind === "post" && !(delivery.subscriberId && active.has(delivery.subscriberId));
+      if (!send || gone) outcome.dropped.push(delivery);
+      return send && !gone;
+    });
+
+    const pending = new Set(deliverable.map((delivery) => delivery.id));
+    const renewLease = setInterval(() => {
+      void extendClaims(db, [...pending], new Date(now().getTime() + leaseMs).toISOString()).catch(() => {});
+    }, leaseMs / 3);
+    try {
+      await Promise.all(
+        deliverable.map(async (delivery) => {
+          try {
+            await mailer.send(compose(delivery, sends.get(delivery.sendId)!, mailer.fromAddress));
+            outcome.sent.push(delivery);
+          } catch (error) {
+            sortFailure(outcome, delivery, error);
+          } finally {
+            pending.delete(delivery.id);
+          }
+        }),
+      );
+    } finally {
+      clearInterval(renewLease);
+    }
+    outcome.at = now().toISOString();
+    await recordBatch(db, outcome);
+    return true;
+  }
+
+  function sortFailure(outcome: BatchOutcome, delivery: ClaimedDelivery, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    const permanent = error instanceof MailerError && error.permanent;
+    if (permanent) {
+      outcome.failed.push({ delivery, error: message });
+      if (delivery.subscriberId) outcome.bounced.push(delivery.subscriberId);
+    } else if (delivery.attempts >= MAX_ATTEMPTS) {
+      outcome.failed.push({ delivery, error: message });
+    } else {
+      const wait = Math.min(retryBaseMs * 2 ** (delivery.attempts - 1), MAX_RETRY_MS);
+      outcome.retry.push({ delivery, error: message, nextAttemptAt: new Date(now().getTime() + wait).toISOString() });
+    }
+  }
+
+  function compose(delivery: ClaimedDelivery, send: ClaimedSend, fromAddress: string): OutgoingMessage {
+    if (send.kind !== "post" || !delivery.subscriberId) {
+      return { to: delivery.to, subject: send.subject, html: send.html, text: send.text };
+    }
+    const url = unsubscribeUrl(delivery.subscriberId);
+    return {
+      to: delivery.to,
+      subject: send.subject,
+      html: send.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeHtml(url)),
+      text: send.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, url),
+      // RFC 8058: mail clients show an unsubscribe button that POSTs to the URL, no page needed.
+      headers: {
+        "List-Unsubscribe": `<${url}>, <mailto:${fromAddress}?subject=unsubscribe>`,
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      },
+    };
+  }
+
+  async function work(mailer: Mailer, state: Worker, onError: (error: unknown) => void) {
+    const limit = Math.max(1, Math.min(batchSize, mailer.rate));
+    let releasedAt = 0;
+    while (!state.stopped) {
+      try {
+        // One process serves a SQLite file, so any claim left there is a crashed run's.
+        if (releasedAt === 0 && dialect === "sqlite") await releaseExpiredClaims(db, undefined);
+        if (Date.now() - releasedAt >= leaseMs / 2) {
+          await releaseExpiredClaims(db, now().toISOString());
+          releasedAt = Date.now();
+        }
+        state.woken = false;
+        if (await runBatch(mailer, limit)) continue;
+      } catch (error) {
+        onError(error);
+      }
+      await state.sleep(pollMs);
+    }
+  }
+
+  return {
+    /** Queues one email (a confirmation, a notice) to an address; the worker sends it soon after. */
+    async enqueueSingle({ to, ...content }: SendContent & { to: string }): Promise<string> {
+      const id = newId();
+      await guardDatabase(() => insertSingleSend(db, { id, to, content, at: now().toISOString() }));
+      wakeWorker();
+      return id;
+    },
+
+    /**
+     * Queues a post's email to every active subscriber, composed once; null when the post was
+     * already sent (or is being sent): a post is emailed once in its life.
+     */
+    async enqueuePostSend({
+      postId,
+      ...content
+    }: SendContent & { postId: string }): Promise<{ sendId: string; total: number } | null> {
+      const id = newId();
+      const created = await guardDatabase(() => insertPostSend(db, { id, postId, content, at: now().toISOString() }));
+      if (!created) return null;
+      wakeWorker();
+      return { sendId: id, total: created.total };
+    },
+
+    /** False when the send is not going out (already done or cancelled, or unknown). */
+    cancel(sendId: string): Promise<boolean> {
+      return guardDatabase(() => cancelSend(db, sendId, now().toISOString()));
+    },
+
+    progress(sendId: string): Promise<SendProgress | undefined> {
+      return guardDatabase(() => findSendProgress(db, sendId));
+    },
+
+    /** Starts this server's worker; `onError` hears of a batch that failed (the database was away). */
+    start(mailer: Mailer, onError: (error: unknown) => void): void {
+      if (worker) return;
+      worker = createWorker();
+      worker.done = work(mailer, worker, onError);
+    },
+
+    /** Lets the batch in flight finish and record its results, then returns. */
+    async stop(): Promise<void> {
+      if (!worker) return;
+      const state = worker;
+      worker = undefined;
+      state.stopped = true;
+      state.wake();
+      await state.done;
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;
+
+interface Worker {
+  stopped: boolean;
+  /** Set by `wake` while a batch runs, so the worker looks again instead of sleeping. */
+  woken: boolean;
+  done: Promise<void>;
+  wake: () => void;
+  sleep: (ms: number) => Promise<void>;
+}
+
+function createWorker(): Worker {
+  let interrupt = () => {};
+  const worker: Worker = {
+    stopped: false,
+    woken: false,
+    done: Promise.resolve(),
+    wake() {
+      worker.woken = true;
+      interrupt();
+    },
+    sleep(ms) {
+      if (worker.woken || worker.stopped) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        interrupt = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      }).finally(() => {
+        interrupt = () => {};
+      });
+    },
+  };
+  return worker;
+}
+
+function postSubscriberIds(claimed: ClaimedDelivery[], sends: Map<string, ClaimedSend>): string[] {
+  return claimed.flatMap((delivery) =>
+    sends.get(delivery.sendId)?.kind === "post" && delivery.subscriberId ? [delivery.subscriberId] : [],
+  );
+}
+
+function escapeHtml(value: string): string {
+  return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}

@@ -1,0 +1,78 @@
+// A real SMTP server in the test process (the `smtp-server` package), keeping what it receives.
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface CaughtEmail {
+  /** The envelope's recipient, as the sender gave it. */
+  to: string;
+  /** The whole message as received, when the sink parses. */
+  parsed: ParsedMail | undefined;
+}
+
+/** An SMTP answer a test makes the sink give: `451` (try later) or `550` (never). */
+export interface SmtpRefusal {
+  code: number;
+  message: string;
+}
+
+export interface SmtpSink {
+  url: string;
+  port: number;
+  received: CaughtEmail[];
+  /** Decides per recipient whether the server refuses it; undefined accepts. */
+  refuse: (recipient: string) => SmtpRefusal | undefined;
+  /** Resolves once `count` messages have arrived (rejects after `timeoutMs`). */
+  waitFor: (count: number, timeoutMs?: number) => Promise<void>;
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts a catching SMTP server on a free port of 127.0.0.1, plain SMTP without authentication.
+ * `parse: false` keeps only the envelope, for tests that count thousands of messages.
+ */
+export async function startSmtpSink({ parse = true }: { parse?: boolean } = {}): Promise<SmtpSink> {
+  const received: CaughtEmail[] = [];
+  const sink = { received, refuse: () => undefined } as unknown as SmtpSink;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = sink.refuse(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
+    onData(stream, session, callback) {
+      const recipients = session.envelope.rcptTo.map((address) => address.address);
+      const caught = parse
+        ? simpleParser(stream).then((parsed) => parsed)
+        : new Promise<undefined>((resolve, reject) => {
+            stream.on("data", () => {});
+            stream.on("end", () => resolve(undefined));
+            stream.on("error", reject);
+          });
+      caught.then(
+        (parsed) => {
+          for (const to of recipients) received.push({ to, parsed });
+          callback();
+        },
+        (error: Error) => callback(error),
+      );
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return Object.assign(sink, {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    async waitFor(count: number, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} emails, got ${received.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
