@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { formatDate, formatDateTime, truncate } from "~/lib/format";
 import { postPath } from "~/lib/post-card-data";
@@ -26,6 +27,33 @@ interface PostRowProps {
 
 const actionLinkClass =
   "rounded px-2 py-1 font-medium text-indigo-700 hover:bg-indigo-50 hover:underline dark:text-indigo-300 dark:hover:bg-indigo-950";
+
+/** A link to the page with the confirmation shown or hidden (the path without JavaScript); with it, toggled in place. */
+function ToggleLink({
+  to,
+  onToggle,
+  className,
+  children,
+}: {
+  to: string;
+  onToggle: () => void;
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <Link
+      to={to}
+      preventScrollReset
+      onClick={(event) => {
+        event.preventDefault();
+        onToggle();
+      }}
+      className={className}
+    >
+      {children}
+    </Link>
+  );
+}
 
 /** One post of the admin list, with Edit, View and Delete (confirmed in place, or through ?confirm= without JavaScript). */
 export function PostRow({ post, query, pathname, listHref, confirming, deleting, onConfirm, onCancel }: PostRowProps) {
@@ -81,30 +109,22 @@ export function PostRow({ post, query, pathname, listHref, confirming, deleting,
                   Yes
                 </button>
               </Form>
-              <Link
+              <ToggleLink
                 to={listHref}
-                preventScrollReset
-                onClick={(event) => {
-                  event.preventDefault();
-                  onCancel();
-                }}
+                onToggle={onCancel}
                 className="rounded px-2 py-0.5 font-medium text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800"
               >
                 No
-              </Link>
+              </ToggleLink>
             </span>
           ) : (
-            <Link
+            <ToggleLink
               to={confirmHref}
-              preventScrollReset
-              onClick={(event) => {
-                event.preventDefault();
-                onConfirm();
-              }}
+              onToggle={onConfirm}
               className="rounded px-2 py-1 font-medium text-red-700 hover:bg-red-50 hover:underline dark:text-red-300 dark:hover:bg-red-950"
             >
               Delete<span className="sr-only"> {post.title}</span>
-            </Link>
+            </ToggleLink>
           )}
         </div>
       </td>
