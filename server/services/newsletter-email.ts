@@ -3,6 +3,7 @@ import sanitizeHtml from "sanitize-html";
 import type { Post } from "#domain/post.ts";
 import { absoluteUrl, postPath, resolveUrl } from "#domain/site-urls.ts";
 import { rewriteHtmlUrls } from "../render/absolute-urls.ts";
+import { UNSUBSCRIBE_PLACEHOLDER } from "./newsletter-outbox.ts";
 
 /** The blog as an email names it: its title from Settings and SITE_URL. */
 export interface EmailSite {
@@ -15,9 +16,6 @@ export interface ComposedEmail {
   html: string;
   text: string;
 }
-
-/** Filled per recipient by the outbox, in the HTML and the text (docs/decisions/0014). */
-export const UNSUBSCRIBE_PLACEHOLDER = "{{unsubscribe_url}}";
 
 export type EmailPost = Pick<Post, "title" | "slug" | "contentHtml" | "excerpt" | "author" | "coverImage">;
 

@@ -1,14 +1,21 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { DomainError } from "#domain/errors.ts";
 import { CONFIRM_LINK_TTL_MS, SUBSCRIBE_ANSWER } from "#domain/newsletter.ts";
+import { absoluteUrl } from "#domain/site-urls.ts";
 import * as subscribers from "../../server/repositories/subscribers.ts";
+import { createMailer, type Mailer } from "../../server/services/mailer.ts";
+import { composePostEmail } from "../../server/services/newsletter-email.ts";
+import { createOutbox, type Outbox } from "../../server/services/newsletter-outbox.ts";
 import {
   createSubscriptionService,
   type SingleEmail,
   SUBSCRIBE_ADDRESS_LIMIT,
   SUBSCRIBE_EMAIL_LIMIT,
+  createSubscriptionTokens,
 } from "../../server/services/subscriptions.ts";
 import { testDialects } from "../support/databases.ts";
+import { createPosts } from "../support/factories.ts";
+import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 
 describe.each(testDialects())("subscribers repository on $dialect", ({ dialect, skip }) => {
@@ -261,5 +268,75 @@ describe.each(testDialects())("subscribing on $dialect", ({ dialect, skip }) => 
       message: "Subscriptions are not open yet",
     });
     expect(await subscribers.countSubscribersByState(blog.handle.db)).toMatchObject({ pending: 0 });
+  });
+});
+
+describe.each(testDialects())("double opt-in through a real SMTP server on $dialect", ({ dialect, skip }) => {
+  const blog = useTestBlog({ dialect, skip });
+  const resources: { sink?: SmtpSink; mailer?: Mailer; outbox?: Outbox } = {};
+  const workerErrors: unknown[] = [];
+  afterEach(async () => {
+    await resources.outbox?.stop();
+    resources.mailer?.close();
+    await resources.sink?.close();
+    expect(workerErrors.splice(0)).toEqual([]);
+  });
+
+  async function start() {
+    const sink = await startSmtpSink();
+    const mailer = await createMailer({
+      smtpUrl: sink.url,
+      from: "Field Notes <news@notes.example>",
+      fromAddress: "news@notes.example",
+      rate: 100,
+    });
+    const tokens = createSubscriptionTokens({ secret: SECRET, now: blog.clock.now });
+    const outbox = createOutbox({
+      db: blog.handle.db,
+      dialect,
+      now: blog.clock.now,
+      unsubscribeUrl: (id) => absoluteUrl(SITE.url, `/unsubscribe?token=${tokens.unsubscribeToken(id)}`),
+      tuning: { pollMs: 10 },
+    });
+    outbox.start(mailer, (error) => workerErrors.push(error));
+    Object.assign(resources, { sink, mailer, outbox });
+    const service = createSubscriptionService({
+      db: blog.handle.db,
+      now: blog.clock.now,
+      secret: SECRET,
+      readSite: async () => SITE,
+      enqueueSingle: outbox.enqueueSingle,
+    });
+    return { sink, outbox, service };
+  }
+
+  it("sends a post only to the confirmed address, with a one-click unsubscribe that works", async () => {
+    const { sink, outbox, service } = await start();
+    await service.subscribe("confirmed@example.com", { clientAddress: "203.0.113.1" });
+    await service.subscribe("never-confirms@example.com", { clientAddress: "203.0.113.2" });
+    await sink.waitFor(2);
+    const confirmation = sink.received.find((email) => email.to === "confirmed@example.com")!.parsed!;
+    expect(confirmation.subject).toBe("Confirm your subscription to Field Notes");
+    const link = /Confirm: (\S+)/.exec(confirmation.text!)![1]!;
+    expect(await service.confirm(new URL(link).searchParams.get("token")!)).toMatchObject({ state: "active" });
+
+    const [post] = await createPosts(blog.services, blog.clock, [{ title: "Herons at dawn" }]);
+    const send = await outbox.enqueuePostSend({ postId: post!.id, ...composePostEmail(post!, SITE) });
+    expect(send?.total).toBe(1);
+    await sink.waitFor(3);
+    const delivered = sink.received.slice(2);
+    expect(delivered.map((email) => [email.to, email.parsed!.subject])).toEqual([
+      ["confirmed@example.com", "Herons at dawn"],
+    ]);
+    const unsubscribeUrl = /Unsubscribe: (\S+)/.exec(delivered[0]!.parsed!.text!)![1]!;
+    const header = delivered[0]!.parsed!.headerLines.find(({ key }) => key === "list-unsubscribe");
+    expect(header?.line.replaceAll(/\r?\n[ \t]+/g, " ")).toContain(`<${unsubscribeUrl}>`);
+
+    await service.unsubscribe(new URL(unsubscribeUrl).searchParams.get("token")!);
+    expect(await subscribers.countSubscribersByState(blog.handle.db)).toMatchObject({
+      active: 0,
+      pending: 1,
+      unsubscribed: 1,
+    });
   });
 });
