@@ -178,21 +178,26 @@ export async function claimDeliveries(
   { at, leaseUntil, limit }: { at: string; leaseUntil: string; limit: number },
 ): Promise<ClaimedDelivery[]> {
   const rows = await db
+    // Materialized, so the batch is chosen once: as a subquery of the update, PostgreSQL may run
+    // it again per row and claim past the limit.
+    .with(
+      (cte) => cte("due").materialized(),
+      (qb) =>
+        qb
+          .selectFrom("email_deliveries")
+          .select("id")
+          .where("state", "=", "queued")
+          .where("next_attempt_at", "<=", at)
+          .orderBy("next_attempt_at")
+          .orderBy("id")
+          .limit(limit)
+          .$if(dialect === "postgres", (query) => query.forUpdate().skipLocked()),
+    )
     .updateTable("email_deliveries")
     .set((eb) => ({ state: "claimed", claimed_until: leaseUntil, attempts: eb("attempts", "+", 1) }))
     // Checked again on the row itself, which PostgreSQL re-reads if another claim changed it first.
     .where("state", "=", "queued")
-    .where("id", "in", (eb) =>
-      eb
-        .selectFrom("email_deliveries")
-        .select("id")
-        .where("state", "=", "queued")
-        .where("next_attempt_at", "<=", at)
-        .orderBy("next_attempt_at")
-        .orderBy("id")
-        .limit(limit)
-        .$if(dialect === "postgres", (query) => query.forUpdate().skipLocked()),
-    )
+    .where("id", "in", (eb) => eb.selectFrom("due").select("id"))
     .returning(["id", "send_id", "subscriber_id", "to_address", "attempts"])
     .execute();
   return rows

@@ -21,6 +21,8 @@ export interface SmtpSink {
   received: CaughtEmail[];
   /** Decides per recipient whether the server refuses it; undefined accepts. */
   refuse: (recipient: string) => SmtpRefusal | undefined;
+  /** While set, a message is kept (and counted in `received`) but not answered until it settles. */
+  hold: Promise<void> | undefined;
   /** Resolves once `count` messages have arrived (rejects after `timeoutMs`). */
   waitFor: (count: number, timeoutMs?: number) => Promise<void>;
   close: () => Promise<void>;
@@ -32,7 +34,7 @@ export interface SmtpSink {
  */
 export async function startSmtpSink({ parse = true }: { parse?: boolean } = {}): Promise<SmtpSink> {
   const received: CaughtEmail[] = [];
-  const sink = { received, refuse: () => undefined } as unknown as SmtpSink;
+  const sink = { received, refuse: () => undefined, hold: undefined } as unknown as SmtpSink;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -52,8 +54,9 @@ export async function startSmtpSink({ parse = true }: { parse?: boolean } = {}):
             stream.on("error", reject);
           });
       caught.then(
-        (parsed) => {
+        async (parsed) => {
           for (const to of recipients) received.push({ to, parsed });
+          await sink.hold;
           callback();
         },
         (error: Error) => callback(error),
