@@ -118,31 +118,10 @@ function displayAddress(siteUrl: string): string {
   return `${url.host}${url.pathname}`.replace(/\/$/, "");
 }
 
-const BLOCK_TAGS = new Set([
-  "p",
-  "div",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "ul",
-  "ol",
-  "li",
-  "blockquote",
-  "pre",
-  "figure",
-  "figcaption",
-  "table",
-  "tr",
-  "section",
-  "hr",
-  "dl",
-  "dt",
-  "dd",
-  "picture",
-]);
+/** Tags whose text starts and ends a line of the plain-text part. */
+const BLOCK_TAGS = new Set(
+  "p div h1 h2 h3 h4 h5 h6 ul ol li blockquote pre figure figcaption table tr section hr dl dt dd picture".split(" "),
+);
 
 /**
  * The plain-text part: the HTML's text with blocks on lines of their own, list items marked,
