@@ -50,11 +50,15 @@ async function main(): Promise<void> {
   // `npm run blog -- restore` refuses while this file names a live process.
   const releasePidFile = config.database.dialect === "sqlite" ? server.holdPidFile(config.database.filename) : () => {};
 
+  const sessionSecret = server.resolveSessionSecret(config);
   const services = server.createServices({
     db: database.db,
     dialect: database.dialect,
     siteLinks: { aboutUrl: config.aboutUrl, sourceUrl: config.sourceUrl },
     commentIpSalt: server.resolveCommentIpSalt(config),
+    sessionSecret,
+    siteUrl: config.siteUrl,
+    emailOn: config.mail !== undefined,
   });
   await server.prepareDatabase(database, config, services, logger);
 
@@ -86,7 +90,7 @@ async function main(): Promise<void> {
     config,
     services,
     logger,
-    sessionSecret: server.resolveSessionSecret(config),
+    sessionSecret,
     build: vite
       ? async () => (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerModule["build"]
       : server.build,
@@ -117,6 +121,14 @@ async function main(): Promise<void> {
   const housekeeping = setInterval(purgeExpired, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
 
+  // The outbox's worker: every app server with SMTP_URL sends its share of what is queued.
+  const mailer = config.mail ? await server.createMailer(config.mail) : undefined;
+  if (mailer) {
+    services.outbox.start(mailer, (error: unknown) => logger.error({ err: error }, "sending queued email failed"));
+  } else {
+    logger.info("Email is off: set SMTP_URL and MAIL_FROM to send newsletters (README, Configuration).");
+  }
+
   let shuttingDown = false;
   const shutdown = (signal: string) => {
     if (shuttingDown) return;
@@ -130,6 +142,9 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     forceExit.unref();
     listener.close(async () => {
+      // The batch in flight is sent and recorded before the database closes.
+      await services.outbox.stop();
+      mailer?.close();
       await vite?.close();
       await relay?.close();
       await database.close();

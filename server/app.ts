@@ -11,4 +11,5 @@ export { holdPidFile } from "./db/restore.ts";
 export { createHttpApp, refuseConnect } from "./http.ts";
 export { createLogger } from "./logger.ts";
 export { createPageCache } from "./page-cache.ts";
+export { createMailer } from "./services/mailer.ts";
 export { createServices } from "./services/index.ts";

@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
+import { absoluteUrl } from "#domain/site-urls.ts";
 import { type Dialect, pingDatabase } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
 import { createAuditLog } from "./audit.ts";
@@ -8,6 +10,7 @@ import { createContentChanges } from "./content-changes.ts";
 import { createHousekeeping } from "./housekeeping.ts";
 import { createLoginThrottle } from "./login-throttle.ts";
 import { createMediaService } from "./media.ts";
+import { createOutbox, type OutboxTuning } from "./newsletter-outbox.ts";
 import type { MediaStore } from "../media/store.ts";
 import { createDatabaseMediaStore } from "../repositories/media-store.ts";
 import type { ScryptCost } from "./passwords.ts";
@@ -15,6 +18,7 @@ import { createPortabilityService } from "./portability.ts";
 import { createPostService } from "./posts.ts";
 import { createSetupService } from "./setup.ts";
 import { createSiteSettingsService, defaultSiteSettings } from "./site-settings.ts";
+import { createSubscriptionService, createSubscriptionTokens } from "./subscriptions.ts";
 import { createTwoFactorService } from "./two-factor.ts";
 import { createUserService } from "./users.ts";
 
@@ -29,6 +33,16 @@ export interface ServiceDeps {
   commentIpSalt: string;
   /** Where image files live; the database unless another store is given. */
   mediaStore?: MediaStore;
+  /**
+   * Signs newsletter links (server/config.ts resolveSessionSecret). Unset (tools, tests): a secret
+   * of this process alone, so no link it signs outlives it.
+   */
+  sessionSecret?: string;
+  /** SITE_URL: where the newsletter's links point. */
+  siteUrl?: string;
+  /** SMTP_URL is set: addresses may be collected, as a confirmation email can reach them. */
+  emailOn?: boolean;
+  outboxTuning?: OutboxTuning;
 }
 
 const EXAMPLE_LINKS = { aboutUrl: "https://example.com/about", sourceUrl: "https://example.com/source" };
@@ -41,12 +55,27 @@ export function createServices({
   siteLinks = EXAMPLE_LINKS,
   commentIpSalt,
   mediaStore,
+  sessionSecret = randomBytes(32).toString("base64url"),
+  siteUrl = "http://localhost:3000",
+  emailOn = false,
+  outboxTuning,
 }: ServiceDeps) {
   const audit = createAuditLog({ db, now });
   const twoFactor = createTwoFactorService({ db, now, audit });
   const auth = createAuthService({ db, now, passwordCost, audit, twoFactor });
   const changes = createContentChanges();
   const store = mediaStore ?? createDatabaseMediaStore(db);
+  const siteSettings = createSiteSettingsService({ db, now, audit, defaults: defaultSiteSettings(siteLinks) });
+  const tokens = createSubscriptionTokens({ secret: sessionSecret, now });
+  // Enqueueing only writes rows; the worker that sends them starts in server.ts when SMTP_URL is set.
+  const outbox = createOutbox({
+    db,
+    dialect,
+    now,
+    unsubscribeUrl: (subscriberId) =>
+      absoluteUrl(siteUrl, `/unsubscribe?token=${encodeURIComponent(tokens.unsubscribeToken(subscriberId))}`),
+    tuning: outboxTuning,
+  });
   return {
     changes,
     posts: createPostService({ db, dialect, now, audit, changes }),
@@ -54,7 +83,15 @@ export function createServices({
     auth,
     twoFactor,
     users: createUserService({ db, now, audit, passwordCost }),
-    siteSettings: createSiteSettingsService({ db, now, audit, defaults: defaultSiteSettings(siteLinks) }),
+    siteSettings,
+    outbox,
+    subscriptions: createSubscriptionService({
+      db,
+      now,
+      secret: sessionSecret,
+      readSite: async () => ({ title: (await siteSettings.current()).title, url: siteUrl }),
+      enqueueSingle: emailOn ? outbox.enqueueSingle : undefined,
+    }),
     audit,
     housekeeping: createHousekeeping({ db, now, auth, audit }),
     loginThrottle: createLoginThrottle({ db, now }),
