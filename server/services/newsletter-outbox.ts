@@ -89,6 +89,7 @@ export function createOutbox({
     });
 
     const pending = new Set(deliverable.map((delivery) => delivery.id));
+    // A renewal that fails leaves the lease as it was; at worst another worker sends a row twice.
     const renewLease = setInterval(() => {
       void extendClaims(db, [...pending], new Date(now().getTime() + leaseMs).toISOString()).catch(() => {});
     }, leaseMs / 3);
