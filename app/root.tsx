@@ -29,11 +29,12 @@ const sessionMiddleware: Route.MiddlewareFunction = async ({ request, context })
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
 export function loader({ context }: Route.LoaderArgs) {
-  const { site } = context.get(appContext);
+  const { site, services } = context.get(appContext);
   const user = context.get(userContext);
   return {
     user: user ? { username: user.username, email: user.email, role: user.role, isAdmin: user.isAdmin } : null,
     site,
+    subscriptionsOpen: services.subscriptions.open,
   };
 }
 

@@ -148,14 +148,23 @@ export function requireFormBodies(): RequestHandler {
 }
 
 /**
+ * Where a POST comes from anywhere by design. RFC 8058's one-click unsubscribe is sent by the
+ * reader's mail provider, from its own servers: no cookie, and no Origin or Referer naming this
+ * site. The action there reads no cookie; the signed token in its address is its only authority,
+ * so a form posted from another site can do nothing the token's holder could not do anyway
+ * (docs/decisions/0014, "One-click unsubscribe").
+ */
+export const CROSS_ORIGIN_POST_PATHS: ReadonlySet<string> = new Set(["/unsubscribe"]);
+
+/**
  * CSRF defence for every mutation, on top of SameSite=Lax cookies: the browser's
  * Origin (or, failing that, Referer) must name this site. A form posted from
- * anywhere else is refused before it reaches an action.
+ * anywhere else is refused before it reaches an action, except at CROSS_ORIGIN_POST_PATHS.
  */
 export function requireSameOrigin(siteUrl: string): RequestHandler {
   const siteHost = new URL(siteUrl).host;
   return (req, res, next) => {
-    if (SAFE_METHODS.has(req.method)) return next();
+    if (SAFE_METHODS.has(req.method) || CROSS_ORIGIN_POST_PATHS.has(req.path)) return next();
     const origin = hostOf(req.get("origin")) ?? hostOf(req.get("referer"));
     if (origin && (origin === siteHost || origin === req.get("host"))) return next();
     res.status(403).type("text/plain").send("Forbidden: this request did not come from this site.");

@@ -149,6 +149,13 @@ export function createSubscriptionService({
   return {
     confirmToken: tokens.confirmToken,
     unsubscribeToken: tokens.unsubscribeToken,
+    /** Whether the form may collect addresses: only when a confirmation email can reach them. */
+    open: enqueueSingle !== undefined,
+
+    /** Refuses a forged or damaged unsubscribe link, so its page can say so before anyone clicks. */
+    checkUnsubscribeToken(token: string): void {
+      tokens.readUnsubscribeToken(token);
+    },
 
     /**
      * Double opt-in. The answer is always SUBSCRIBE_ANSWER, whatever the address's state, so the

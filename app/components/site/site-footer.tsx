@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { SubscribeForm } from "~/components/site/subscribe-form";
 import { useSite } from "~/lib/use-site";
 import { categoryPath } from "#domain/categories.ts";
 
@@ -66,6 +67,9 @@ export function SiteFooter({ sourceUrl }: { sourceUrl: string }) {
             </li>
           </ul>
         </nav>
+        <div className="col-span-2 sm:col-span-3">
+          <SubscribeForm id="footer-subscribe" />
+        </div>
       </div>
     </footer>
   );

@@ -2,6 +2,7 @@ import { createContext, data, Link, redirect } from "react-router";
 import { CommentSection } from "~/components/site/comment-section";
 import { ErrorPanel } from "~/components/site/error-panel";
 import { PostCard } from "~/components/site/post-card";
+import { SubscribeForm } from "~/components/site/subscribe-form";
 import { ArrowLeftIcon } from "~/components/ui/icons";
 import { buttonStyles } from "~/components/ui/styles";
 import { postTag } from "#server/services/content-changes.ts";
@@ -142,6 +143,10 @@ export default function Post({ loaderData, actionData }: Route.ComponentProps) {
           </Link>
         </nav>
       </article>
+
+      <div className="mx-auto max-w-3xl rounded-xl border border-slate-200 p-6 dark:border-slate-800">
+        <SubscribeForm id="post-subscribe" />
+      </div>
 
       <div className="mx-auto max-w-3xl">
         <CommentSection
