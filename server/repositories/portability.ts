@@ -48,6 +48,8 @@ export const NOT_EXPORTED: Record<string, string> = {
   "admins.totp_secret": "two-factor secrets stay with the blog; turn two-factor sign-in on again after moving",
   "admins.totp_enabled_at": "two-factor sign-in is turned on again after moving",
   "admins.totp_last_step": "two-factor sign-in is turned on again after moving",
+  email_sends: "this blog's record of the emails it sent; a post is not emailed again from another blog",
+  email_deliveries: "one row per recipient of each email sent, with the address: this blog's delivery log, not content",
 };
 
 /**
@@ -77,6 +79,12 @@ export const EXPORTED_SECTIONS = {
   }),
   users: exported({ table: "admins", key: "id", columns: ["id", "email", "display_name", "role", "created_at"] }),
   importSources: exported({ table: "import_sources", key: "source_key", columns: ["source_key", "target_id"] }),
+  // Each with their state; no token is stored (links are signed: docs/decisions/0014).
+  subscribers: exported({
+    table: "subscribers",
+    key: "id",
+    columns: ["id", "email", "state", "source", "created_at", "confirmed_at", "unsubscribed_at", "bounces"],
+  }),
 } as const;
 
 export type ExportSection = keyof typeof EXPORTED_SECTIONS;

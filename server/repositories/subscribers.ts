@@ -1,4 +1,4 @@
-import { type Selectable, sql } from "kysely";
+import { type Insertable, type Selectable, sql } from "kysely";
 import {
   normalizeEmail,
   SUBSCRIBER_STATES,
@@ -8,7 +8,7 @@ import {
 } from "#domain/newsletter.ts";
 import type { SubscribersTable } from "../db/schema.ts";
 import { escapeLikePattern } from "./posts-rows.ts";
-import { type Db, newId, toIsoString } from "./rows.ts";
+import { type Db, inTransaction, newId, toIsoString } from "./rows.ts";
 
 /** Where a page of the list starts: after this subscriber, in the list's order. */
 export interface SubscriberCursor {
@@ -139,8 +139,50 @@ export async function listSubscribers(
   return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : undefined };
 }
 
-/** Removes the subscriber for good (a data-protection request); true when there was one. */
+/**
+ * Removes the subscriber for good (a data-protection request); true when there was one. The
+ * outbox's finished rows to them lose the address too; a delivery still queued keeps it until
+ * it is sent or dropped (a post's is dropped: its subscriber is gone).
+ */
 export async function deleteSubscriber(db: Db, id: string): Promise<boolean> {
-  const result = await db.deleteFrom("subscribers").where("id", "=", id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return inTransaction(db, async (trx) => {
+    const removed = await trx.deleteFrom("subscribers").where("id", "=", id).returning("email").executeTakeFirst();
+    if (!removed) return false;
+    await trx
+      .updateTable("email_deliveries")
+      .set({ to_address: "" })
+      .where((eb) => eb.or([eb("subscriber_id", "=", id), eb("to_address", "=", removed.email)]))
+      .where("state", "in", ["sent", "failed", "cancelled"])
+      .execute();
+    return true;
+  });
+}
+
+/** A subscriber as the admin, an import or a CSV gives it; the id is new unless given. */
+export type SubscriberRow = Omit<Insertable<SubscribersTable>, "id"> & { id?: string };
+
+/**
+ * Adds the subscribers whose address (or id) is not on the list yet, in one statement, and
+ * says how many it added; the others are left as they are.
+ */
+export async function insertSubscribers(db: Db, rows: readonly SubscriberRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const inserted = await db
+    .insertInto("subscribers")
+    .values(rows.map((row) => ({ ...row, id: row.id ?? newId(), email: normalizeEmail(row.email) })))
+    .onConflict((oc) => oc.doNothing())
+    .returning("id")
+    .execute();
+  return inserted.length;
+}
+
+/** Every subscriber after `after`, oldest first: the CSV export's pages. */
+export async function listSubscribersForExport(
+  db: Db,
+  { after, limit }: { after?: SubscriberCursor; limit: number },
+): Promise<Subscriber[]> {
+  let query = db.selectFrom("subscribers").selectAll();
+  if (after) query = query.where((eb) => eb(eb.refTuple("created_at", "id"), ">", eb.tuple(after.createdAt, after.id)));
+  const rows = await query.orderBy("created_at").orderBy("id").limit(limit).execute();
+  return rows.map(toSubscriber);
 }

@@ -3,6 +3,13 @@
 import { CATEGORIES, type Category } from "#domain/categories.ts";
 import { COMMENT_STATUSES, type CommentStatus } from "#domain/comment.ts";
 import { mediaHashesIn } from "#domain/media.ts";
+import {
+  SUBSCRIBER_SOURCES,
+  SUBSCRIBER_STATES,
+  type SubscriberSource,
+  type SubscriberState,
+  subscribeSchema,
+} from "#domain/newsletter.ts";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ImportOptions, type ImportReport } from "#domain/portability.ts";
 import { siteSettingsSchema } from "#domain/site-settings.ts";
 import type { MediaStore } from "../media/store.ts";
@@ -24,6 +31,7 @@ import {
 import { insertPosts, isSlugTaken, type NewPost } from "../repositories/posts.ts";
 import { postFieldsFromRow } from "../repositories/posts-rows.ts";
 import { findSiteSettingsVersion, saveSiteSettings } from "../repositories/site-settings.ts";
+import { insertSubscribers, type SubscriberRow } from "../repositories/subscribers.ts";
 import { firstFreeSlug, slugFromTitle, toSlug } from "../slugs.ts";
 import { exportKey, SITE_SETTINGS_KEY } from "./export.ts";
 import { ARCHIVE_EXPORT_NAME, ARCHIVE_MEDIA_NAME, type ArchivedMedia, openArchive } from "./import-archive.ts";
@@ -66,6 +74,7 @@ export async function importOwn(
     refuse('The export\'s "site" is not an object.');
 
   const changedPosts = new Set<string>();
+  let subscribersAdded = 0;
   await db.transaction().execute(async (trx) => {
     await before?.(trx);
     const importedPosts = new Set<string>();
@@ -131,6 +140,7 @@ export async function importOwn(
       }
       await insertImportedRevision(trx, row as RevisionRow);
     }
+    subscribersAdded = await importSubscribers(trx, sections.subscribers ?? [], report);
     for (const row of sections.importSources) {
       if ((await findImportTarget(trx, String(row.source_key))) === undefined) {
         await recordImportSource(trx, String(row.source_key), String(row.target_id));
@@ -161,6 +171,8 @@ export async function importOwn(
     }
   });
   announceImported(changes, changedPosts);
+  // Said beside the counts, as an archive's images are: the report's counts are content.
+  if (subscribersAdded > 0) report.warnings.unshift(`${subscribersAdded} subscribers imported with their state`);
   if (sections.users.length > 0) {
     report.warnings.push(
       `${sections.users.length} users not imported: an export carries no passwords. Create admins with npm run blog -- create-admin.`,
@@ -244,6 +256,35 @@ export async function importArchive(
   }
 }
 
+/** Rows per statement when subscribers are imported. */
+const SUBSCRIBER_BATCH = 500;
+
+/**
+ * Subscribers keep their id (their unsubscribe links name it), state and times. One whose id or
+ * address this blog has already is left as it is here: an unsubscription on either side stands.
+ */
+async function importSubscribers(trx: Trx, rows: Record<string, unknown>[], report: ImportReport): Promise<number> {
+  const valid: SubscriberRow[] = rows.map((row, index) => {
+    const email = subscribeSchema.safeParse({ email: row.email });
+    if (!email.success) refuse(`subscribers[${index}].email is not a valid email address.`);
+    if (!SUBSCRIBER_STATES.includes(row.state as SubscriberState)) refuse(`Subscriber ${index} has an unknown state.`);
+    if (row.created_at === undefined) refuse(`subscribers[${index}].createdAt is missing.`);
+    const source = SUBSCRIBER_SOURCES.includes(row.source as SubscriberSource) ? row.source : "import";
+    return { ...row, email: email.data.email, source } as SubscriberRow;
+  });
+  let added = 0;
+  for (let start = 0; start < valid.length; start += SUBSCRIBER_BATCH) {
+    added += await insertSubscribers(trx, valid.slice(start, start + SUBSCRIBER_BATCH));
+  }
+  if (added < valid.length) {
+    report.skipped.push({
+      item: `${valid.length - added} subscribers`,
+      reason: "their address or id is on this blog's list already",
+    });
+  }
+  return added;
+}
+
 /** Uploaded images (`/media/{hash}/…`) a text shows that this blog does not have. */
 async function countMissingImages(trx: Trx, text: string): Promise<number> {
   const hashes = mediaHashesIn(text);
@@ -256,8 +297,8 @@ function isCategoryName(value: unknown): value is Category {
 }
 
 /** One row of our own export, back in column names; unknown properties are reported, not stored. */
-const INTEGER_COLUMNS = new Set(["published", "comments_closed", "number", "reading_minutes"]);
-const NULLABLE_COLUMNS = new Set(["publish_at", "held_reason"]);
+const INTEGER_COLUMNS = new Set(["published", "comments_closed", "number", "reading_minutes", "bounces"]);
+const NULLABLE_COLUMNS = new Set(["publish_at", "held_reason", "confirmed_at", "unsubscribed_at"]);
 
 /**
  * One value as the column takes it: a whole number, a time (stored as ISO), or text. Anything

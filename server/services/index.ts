@@ -18,6 +18,7 @@ import { createPortabilityService } from "./portability.ts";
 import { createPostService } from "./posts.ts";
 import { createSetupService } from "./setup.ts";
 import { createSiteSettingsService, defaultSiteSettings } from "./site-settings.ts";
+import { createSubscriberAdmin } from "./subscriber-admin.ts";
 import { createSubscriptionService, createSubscriptionTokens } from "./subscriptions.ts";
 import { createTwoFactorService } from "./two-factor.ts";
 import { createUserService } from "./users.ts";
@@ -92,6 +93,7 @@ export function createServices({
       readSite: async () => ({ title: (await siteSettings.current()).title, url: siteUrl }),
       enqueueSingle: emailOn ? outbox.enqueueSingle : undefined,
     }),
+    subscribers: createSubscriberAdmin({ db, now }),
     audit,
     housekeeping: createHousekeeping({ db, now, auth, audit }),
     loginThrottle: createLoginThrottle({ db, now }),

@@ -1,0 +1,250 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { DomainError } from "#domain/errors.ts";
+import { DEFAULT_IMPORT_OPTIONS } from "#domain/portability.ts";
+import { describeSubscriberImport, SUBSCRIBER_CSV_MAX_BYTES } from "#domain/subscribers.ts";
+import * as subscribers from "../../server/repositories/subscribers.ts";
+import { createServices, type Services } from "../../server/services/index.ts";
+import { createTestDatabase, testDialects } from "../support/databases.ts";
+import { TEST_PASSWORD_COST } from "../support/factories.ts";
+import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8");
+
+/** The domain error a call refuses with. */
+async function refusal(work: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof DomainError) return { code: error.code, status: error.status, message: error.message };
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}
+
+async function csvOf(services: Services): Promise<string> {
+  let text = "";
+  for await (const chunk of services.subscribers.exportCsv()) text += chunk;
+  return text;
+}
+
+describe.each(testDialects())("the Subscribers screen's services on $dialect", ({ dialect, skip }) => {
+  const blog = useTestBlog({ dialect, skip });
+  const find = (email: string) => subscribers.findSubscriberByEmail(blog.handle.db, email);
+
+  it("adds one address as active, and leaves an address already listed as it is", async () => {
+    const { services, clock } = blog;
+    await services.subscribers.add({ email: " Friend@Example.COM ", consent: "yes" });
+    expect(await find("Friend@example.com")).toMatchObject({
+      state: "active",
+      source: "admin",
+      confirmedAt: clock.now().toISOString(),
+    });
+
+    expect(await refusal(services.subscribers.add({ email: "Friend@example.com", consent: "yes" }))).toEqual({
+      code: "SUBSCRIBER_EXISTS",
+      status: 409,
+      message: "This address is on the list already (active).",
+    });
+
+    const gone = (await find("Friend@example.com"))!;
+    await subscribers.unsubscribeSubscriber(blog.handle.db, gone.id, clock.now().toISOString());
+    expect((await refusal(services.subscribers.add({ email: "Friend@example.com", consent: "yes" }))).message).toBe(
+      "This address is on the list already (unsubscribed).",
+    );
+    expect((await find("Friend@example.com"))?.state).toBe("unsubscribed");
+  });
+
+  it("removes a subscriber for good, with the address of the emails sent to them", async () => {
+    const { services, handle } = blog;
+    await services.subscribers.add({ email: "leaving@example.com", consent: "yes" });
+    await services.subscribers.add({ email: "staying@example.com", consent: "yes" });
+    const leaving = (await find("leaving@example.com"))!;
+    await services.outbox.enqueueSingle({ to: "leaving@example.com", subject: "Hello", html: "<p>Hi</p>", text: "Hi" });
+    await handle.db.updateTable("email_deliveries").set({ state: "sent" }).execute();
+
+    await services.subscribers.remove(leaving.id);
+    await services.subscribers.remove(leaving.id);
+    expect(await find("leaving@example.com")).toBeUndefined();
+    expect((await find("staying@example.com"))?.state).toBe("active");
+    const addresses = await handle.db.selectFrom("email_deliveries").select("to_address").execute();
+    expect(addresses).toEqual([{ to_address: "" }]);
+  });
+
+  it("imports Ghost's members CSV: pending without consent, members who wanted no email skipped, bad lines named", async () => {
+    const { services } = blog;
+    await services.subscribers.add({ email: "Grace.Hopper@navy.example", consent: "yes" });
+    const report = await services.subscribers.importCsv(fixture("ghost-members.csv"), { consent: false });
+    expect(report).toEqual({
+      state: "pending",
+      added: 1,
+      alreadyListed: 2,
+      notSubscribed: 1,
+      invalid: [
+        { line: 5, value: "not-an-address" },
+        { line: 6, value: '=HYPERLINK("http://evil.example")' },
+      ],
+    });
+    expect(describeSubscriberImport(report)).toEqual([
+      "1 address added as pending; 2 already on the list; 1 skipped: not subscribed to emails in the export; 2 not valid.",
+      "Line 5: “not-an-address” is not a valid email address",
+      'Line 6: “=HYPERLINK("http://evil.example")” is not a valid email address',
+    ]);
+    expect(await find("ada@example.com")).toMatchObject({ state: "pending", source: "import", confirmedAt: undefined });
+    expect((await find("Grace.Hopper@navy.example"))?.source).toBe("admin");
+    expect(await find("quiet@example.com")).toBeUndefined();
+    // Nobody imported is emailed, with consent or without.
+    expect(await blog.handle.db.selectFrom("email_deliveries").selectAll().execute()).toEqual([]);
+  });
+
+  it("imports Substack's subscriber CSV as active when they agreed to this newsletter", async () => {
+    const { services } = blog;
+    const report = await services.subscribers.importCsv(fixture("substack-subscribers.csv"), { consent: true });
+    expect(report).toEqual({
+      state: "active",
+      added: 2,
+      alreadyListed: 1,
+      notSubscribed: 0,
+      invalid: [{ line: 4, value: "" }],
+    });
+    expect(describeSubscriberImport(report).at(-1)).toBe("Line 4: no email address");
+    expect(await find("reader.two@example.org")).toMatchObject({ state: "active", source: "import" });
+    expect((await find("reader.one@example.org"))?.confirmedAt).toBeDefined();
+  });
+
+  it("refuses a file it cannot read, with why, and adds nothing", async () => {
+    const { services } = blog;
+    expect(await refusal(services.subscribers.importCsv("name,note\nAda,hi\n", { consent: true }))).toEqual({
+      code: "IMPORT_REFUSED",
+      status: 400,
+      message: "The CSV has no email column: its first line must name its columns, one of them email.",
+    });
+    expect(
+      (await refusal(services.subscribers.importCsv('email\na@example.com\n"b@example.com\n', { consent: true })))
+        .message,
+    ).toMatch(/^The file is not a CSV this blog can read: Quote Not Closed/);
+    const huge = `email\n${"x".repeat(SUBSCRIBER_CSV_MAX_BYTES)}\n`;
+    expect(await refusal(services.subscribers.importCsv(huge, { consent: true }))).toMatchObject({
+      code: "IMPORT_TOO_LARGE",
+      status: 413,
+    });
+    expect(await subscribers.countSubscribersByState(blog.handle.db)).toEqual({
+      pending: 0,
+      active: 0,
+      unsubscribed: 0,
+      bounced: 0,
+    });
+  });
+
+  it("exports the list as CSV a spreadsheet cannot run, which imports back as it was", async () => {
+    const { services, clock } = blog;
+    const added = clock.now().toISOString();
+    await services.subscribers.add({ email: "first@example.com", consent: "yes" });
+    clock.advance(1000);
+    const imported = clock.now().toISOString();
+    await services.subscribers.importCsv("email\n+1@example.com\n-list@example.com\n", { consent: false });
+    const csv = await csvOf(services);
+    const lines = csv.split("\r\n");
+    expect(lines[0]).toBe("email,state,created_at,confirmed_at");
+    expect(lines[1]).toBe(`first@example.com,active,${added},${added}`);
+    expect(lines.slice(2).sort()).toEqual([
+      "",
+      `'+1@example.com,pending,${imported},`,
+      `'-list@example.com,pending,${imported},`,
+    ]);
+
+    const target = await createTestDatabase(dialect);
+    try {
+      const other = createServices({
+        db: target.db,
+        dialect,
+        now: clock.now,
+        passwordCost: TEST_PASSWORD_COST,
+        commentIpSalt: TEST_COMMENT_IP_SALT,
+      });
+      expect(await other.subscribers.importCsv(csv, { consent: true })).toMatchObject({ added: 3, invalid: [] });
+      expect(
+        (await csvOf(other))
+          .split("\r\n")
+          .map((line) => line.split(",")[0])
+          .sort(),
+      ).toEqual(lines.map((line) => line.split(",")[0]).sort());
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("counts every state and pages a state's list by 50, searched", async () => {
+    const { services, clock } = blog;
+    const rows = Array.from({ length: 60 }, (_, index) => `reader${index}@example.com`).join("\n");
+    await services.subscribers.importCsv(`email\n${rows}\n`, { consent: true });
+    clock.advance(1000);
+    await services.subscribers.importCsv("email\nlater@example.com\n", { consent: false });
+    const first = await services.subscribers.listPage({ state: "active" });
+    expect(first.counts).toEqual({ pending: 1, active: 60, unsubscribed: 0, bounced: 0 });
+    expect(first.page.items).toHaveLength(50);
+    const second = await services.subscribers.listPage({ state: "active", after: first.page.next });
+    expect(second.page.items).toHaveLength(10);
+    expect(second.page.next).toBeUndefined();
+    const found = await services.subscribers.listPage({ state: "active", search: "READER5" });
+    expect(found.page.items.map((item) => item.email).sort()).toEqual(
+      ["reader5", ...Array.from({ length: 10 }, (_, index) => `reader5${index}`)]
+        .map((name) => `${name}@example.com`)
+        .sort(),
+    );
+  });
+
+  it("carries subscribers with their state, and no token, through the blog's export and import", async () => {
+    const { services, clock } = blog;
+    await services.subscribers.add({ email: "kept@example.com", consent: "yes" });
+    await services.subscribers.importCsv("email\npending@example.com\nleft@example.com\n", { consent: false });
+    const left = (await find("left@example.com"))!;
+    await subscribers.unsubscribeSubscriber(blog.handle.db, left.id, clock.now().toISOString());
+
+    let text = "";
+    for await (const chunk of services.portability.exportBlog()) text += chunk;
+    const exported = JSON.parse(text) as { subscribers: Record<string, unknown>[] };
+    expect(exported.subscribers).toHaveLength(3);
+    expect(exported.subscribers).toContainEqual({
+      id: left.id,
+      email: "left@example.com",
+      state: "unsubscribed",
+      source: "import",
+      createdAt: left.createdAt,
+      confirmedAt: null,
+      unsubscribedAt: clock.now().toISOString(),
+      bounces: 0,
+    });
+    expect(text).not.toMatch(/token/i);
+
+    const target = await createTestDatabase(dialect);
+    try {
+      const other = createServices({
+        db: target.db,
+        dialect,
+        now: clock.now,
+        passwordCost: TEST_PASSWORD_COST,
+        commentIpSalt: TEST_COMMENT_IP_SALT,
+      });
+      await other.subscribers.add({ email: "left@example.com", consent: "yes" });
+      const report = await other.portability.importBlog(text, DEFAULT_IMPORT_OPTIONS);
+      expect(report.warnings).toEqual(["2 subscribers imported with their state"]);
+      expect(report.skipped).toEqual([
+        { item: "1 subscribers", reason: "their address or id is on this blog's list already" },
+      ]);
+      const moved = await csvOf(other);
+      expect(moved).toContain("kept@example.com,active,");
+      expect(moved).toContain("pending@example.com,pending,");
+      // Already on the other list as active: the import leaves it so.
+      expect(moved).toContain("left@example.com,active,");
+      expect((await other.subscribers.listPage({ state: "active" })).counts).toEqual({
+        pending: 1,
+        active: 2,
+        unsubscribed: 0,
+        bounced: 0,
+      });
+    } finally {
+      await target.close();
+    }
+  });
+});
