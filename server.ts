@@ -124,7 +124,12 @@ async function main(): Promise<void> {
   // The outbox's worker: every app server with SMTP_URL sends its share of what is queued.
   const mailer = config.mail ? await server.createMailer(config.mail) : undefined;
   if (mailer) {
-    services.outbox.start(mailer, (error: unknown) => logger.error({ err: error }, "sending queued email failed"));
+    services.outbox.start(
+      mailer,
+      (error: unknown) => logger.error({ err: error }, "sending queued email failed"),
+      // Scheduled posts that want their email are queued by whichever server looks first.
+      services.postNewsletter.sendDuePosts,
+    );
   } else {
     logger.info("Email is off: set SMTP_URL and MAIL_FROM to send newsletters (README, Configuration).");
   }

@@ -25,7 +25,7 @@ export type PostFormat = (typeof POST_FORMATS)[number];
  * (`contentHtml`: the body rendered and sanitised; reading time; the publishing time in UTC)
  * and what the database gives. `content` is the source as typed.
  */
-export type Post = Omit<PostInput, "category" | "slug" | "publishAt" | "publishAtOffset"> & {
+export type Post = Omit<PostInput, "category" | "slug" | "publishAt" | "publishAtOffset" | "emailSubscribers"> & {
   id: string;
   /** The URL name: /blog/{slug}. Unique among posts and among the slugs posts had before. */
   slug: string;
@@ -34,6 +34,8 @@ export type Post = Omit<PostInput, "category" | "slug" | "publishAt" | "publishA
   readingMinutes: number;
   /** ISO time in UTC from which a published post is public; null: as soon as it is published. */
   publishAt: string | null;
+  /** Whether the post is emailed to subscribers when it first becomes public, and whether it was. */
+  newsletter: PostNewsletter;
   createdAt: string;
   updatedAt: string;
 };
@@ -47,6 +49,37 @@ export type PostStatus = "Draft" | "Scheduled" | "Published";
 export function postStatus(post: Pick<PostSummary, "published" | "publishAt">, now: Date): PostStatus {
   if (!post.published) return "Draft";
   return post.publishAt !== null && Date.parse(post.publishAt) > now.getTime() ? "Scheduled" : "Published";
+}
+
+/**
+ * A post's email (docs/decisions/0014-newsletter-outbox.md): `off` not wanted, `wanted` to be
+ * emailed when it first becomes public, `sent` its send was made, `closed` it became public
+ * without one. `sent` and `closed` are final: a post is emailed once in its life, or never.
+ */
+export const POST_NEWSLETTER_STATES = ["off", "wanted", "sent", "closed"] as const;
+export type PostNewsletter = (typeof POST_NEWSLETTER_STATES)[number];
+
+/**
+ * The newsletter state a save leaves. `after.newsletter` is the writer's box (`wanted` or `off`);
+ * it counts only while the post has never been public, and only where email is set up. A post
+ * public after the save without a wanted email is closed for good; a wanted one public after
+ * the save is sent by the save itself (services/post-newsletter.ts).
+ */
+export function newsletterAfterSave(
+  before: Pick<Post, "newsletter" | "published" | "publishAt"> | undefined,
+  after: Pick<Post, "newsletter" | "published" | "publishAt">,
+  emailOn: boolean,
+  now: Date,
+): PostNewsletter {
+  if (before?.newsletter === "sent" || before?.newsletter === "closed") return before.newsletter;
+  if (before && isPublicAt(before, now)) return before.newsletter === "wanted" ? "wanted" : "closed";
+  if (after.newsletter === "wanted" && emailOn) return "wanted";
+  return isPublicAt(after, now) ? "closed" : "off";
+}
+
+/** Whether readers can see the post at `now`: published, and its time (if any) has come. */
+export function isPublicAt(post: Pick<PostSummary, "published" | "publishAt">, now: Date): boolean {
+  return postStatus(post, now) === "Published";
 }
 
 /** What a writer sets; the id and timestamps are the database's to give. */
@@ -121,6 +154,8 @@ export const postSchema = z.object({
     .default([]),
   published: z.boolean().default(false),
   commentsClosed: z.boolean().default(false),
+  /** Email the post to subscribers when it first becomes public (the save decides: newsletterAfterSave). */
+  emailSubscribers: z.boolean().default(false),
   format: z.enum(POST_FORMATS, { error: "Choose Markdown or HTML" }).default("markdown"),
   /** "at a time": a date and time as the writer's clock reads it (`datetime-local`), or empty for now. */
   publishAt: z
@@ -211,6 +246,7 @@ export function toPostFormValues(post: Post): PostFormValues {
   for (const name of POST_FIELD_NAMES) {
     if (name === "publishAt") values[name] = post.publishAt === null ? "" : utcToLocalDateTime(post.publishAt);
     else if (name === "publishAtOffset") values[name] = post.publishAt === null ? "" : "0";
+    else if (name === "emailSubscribers") values[name] = post.newsletter === "wanted" || post.newsletter === "sent";
     else values[name] = post[name];
   }
   return values as PostFormValues;

@@ -23,9 +23,12 @@ export function toPostCardData(post: PostSummary): PostCardData {
 
 /**
  * A post as its page and its private preview show it: every field but the source as typed and
- * the writer's switches (format, publishing, comments). A new field of a post reaches the page as it is.
+ * the writer's switches (format, publishing, comments, email). A new field of a post reaches the page as it is.
  */
-export type ArticleData = Omit<Post, "content" | "format" | "published" | "publishAt" | "commentsClosed">;
+export type ArticleData = Omit<
+  Post,
+  "content" | "format" | "published" | "publishAt" | "commentsClosed" | "newsletter"
+>;
 
 export function toArticleData(post: Post): ArticleData {
   const {
@@ -34,6 +37,7 @@ export function toArticleData(post: Post): ArticleData {
     published: _published,
     publishAt: _at,
     commentsClosed: _closed,
+    newsletter: _newsletter,
     ...article
   } = post;
   return article;

@@ -16,6 +16,7 @@ import { publicCountIndexesSchema } from "./migrations/0012-public-count-indexes
 import { publishedPostCountsSchema } from "./migrations/0013-published-post-counts.ts";
 import { postCanonicalUrlSchema } from "./migrations/0014-post-canonical-url.ts";
 import { newsletterSchema } from "./migrations/0015-newsletter.ts";
+import { postNewsletterSchema } from "./migrations/0016-post-newsletter.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -36,6 +37,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0013-published-post-counts": publishedPostCountsSchema(dialect),
     "0014-post-canonical-url": postCanonicalUrlSchema(),
     "0015-newsletter": newsletterSchema(dialect),
+    "0016-post-newsletter": postNewsletterSchema(),
   };
 }
 

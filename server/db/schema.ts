@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from "kysely";
 import type { CommentStatus } from "#domain/comment.ts";
 import type { SubscriberSource, SubscriberState } from "#domain/newsletter.ts";
-import type { Post } from "#domain/post.ts";
+import type { Post, PostNewsletter } from "#domain/post.ts";
 
 /** Timestamps go in as ISO strings; PostgreSQL hands back Date, SQLite the stored text. */
 type Timestamp = ColumnType<Date | string, string, string>;
@@ -33,6 +33,8 @@ export interface PostsTable {
   updated_at: Timestamp;
   /** Where the post was first published, if not here: its page names it canonical. Empty: here. */
   canonical_url: ColumnType<string, string | undefined, string>;
+  /** The post's email: 'off', 'wanted', 'sent' or 'closed' (domain/post.ts PostNewsletter). */
+  newsletter: ColumnType<PostNewsletter, PostNewsletter | undefined, PostNewsletter>;
 }
 
 /**
@@ -70,6 +72,7 @@ export const POST_COLUMNS = {
   created_at: { field: "createdAt", kind: "time" },
   updated_at: { field: "updatedAt", kind: "time" },
   canonical_url: { field: "canonicalUrl", kind: "text" },
+  newsletter: { field: "newsletter", kind: "text" },
   content_html: { field: "contentHtml", kind: "text", body: true },
   reading_minutes: { field: "readingMinutes", kind: "count" },
   search_key: { field: null, kind: "count" },

@@ -1,5 +1,5 @@
 // The email outbox (docs/decisions/0014-newsletter-outbox.md): sends, and one delivery row per recipient.
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import type { Dialect } from "../db/connect.ts";
 import type { Database, EmailSendsTable } from "../db/schema.ts";
 import { type Db, inTransaction } from "./rows.ts";
@@ -137,19 +137,21 @@ export async function cancelSend(db: Kysely<Database>, id: string, at: string): 
 
 export async function findSendProgress(db: Kysely<Database>, id: string): Promise<SendProgress | undefined> {
   const row = await db.selectFrom("email_sends").selectAll().where("id", "=", id).executeTakeFirst();
-  return row
-    ? {
-        id: row.id,
-        kind: row.kind,
-        postId: row.post_id,
-        state: row.state,
-        total: Number(row.total),
-        sent: Number(row.sent),
-        failed: Number(row.failed),
-        createdAt: row.created_at,
-        finishedAt: row.finished_at,
-      }
-    : undefined;
+  return row ? toProgress(row) : undefined;
+}
+
+function toProgress(row: Selectable<EmailSendsTable>): SendProgress {
+  return {
+    id: row.id,
+    kind: row.kind,
+    postId: row.post_id,
+    state: row.state,
+    total: Number(row.total),
+    sent: Number(row.sent),
+    failed: Number(row.failed),
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+  };
 }
 
 /**
@@ -334,4 +336,38 @@ async function finishDelivery(
     .where("state", "in", ["claimed", "queued"])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Posts whose email is wanted and whose time has come: scheduled posts that became public since
+ * (a save that publishes at once queues its own). A seek on the partial index posts_newsletter_wanted,
+ * which holds only the wanted posts; the literal lets PostgreSQL match the index's predicate.
+ */
+export async function findPostsDueForEmail(db: Db, at: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("posts")
+    .select("id")
+    .where("newsletter", "=", sql.lit("wanted"))
+    .where("published", "=", 1)
+    .where((eb) => eb.or([eb("publish_at", "is", null), eb("publish_at", "<=", at)]))
+    .orderBy("publish_at")
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The post's send is made: it is never emailed again, whatever its later saves. */
+export async function markPostEmailed(db: Db, postId: string): Promise<void> {
+  await db
+    .updateTable("posts")
+    .set({ newsletter: "sent" })
+    .where("id", "=", postId)
+    .where("newsletter", "=", "wanted")
+    .execute();
+}
+
+/** The sends of these posts (at most one each), for the editor and the posts list. */
+export async function findPostSends(db: Db, postIds: readonly string[]): Promise<Map<string, SendProgress>> {
+  if (postIds.length === 0) return new Map();
+  const rows = await db.selectFrom("email_sends").selectAll().where("post_id", "in", postIds).execute();
+  return new Map(rows.map((row) => [row.post_id!, toProgress(row)]));
 }

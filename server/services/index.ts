@@ -15,6 +15,7 @@ import type { MediaStore } from "../media/store.ts";
 import { createDatabaseMediaStore } from "../repositories/media-store.ts";
 import type { ScryptCost } from "./passwords.ts";
 import { createPortabilityService } from "./portability.ts";
+import { createPostNewsletter } from "./post-newsletter.ts";
 import { createPostService } from "./posts.ts";
 import { createSetupService } from "./setup.ts";
 import { createSiteSettingsService, defaultSiteSettings } from "./site-settings.ts";
@@ -77,15 +78,18 @@ export function createServices({
       absoluteUrl(siteUrl, `/unsubscribe?token=${encodeURIComponent(tokens.unsubscribeToken(subscriberId))}`),
     tuning: outboxTuning,
   });
+  const readSite = async () => ({ title: (await siteSettings.current()).title, url: siteUrl });
+  const postNewsletter = createPostNewsletter({ db, now, outbox, readSite, emailOn });
   return {
     changes,
-    posts: createPostService({ db, dialect, now, audit, changes }),
+    posts: createPostService({ db, dialect, now, audit, changes, newsletter: emailOn ? postNewsletter : undefined }),
     comments: createCommentService({ db, now, ipSalt: commentIpSalt, changes }),
     auth,
     twoFactor,
     users: createUserService({ db, now, audit, passwordCost }),
     siteSettings,
     outbox,
+    postNewsletter,
     subscriptions: createSubscriptionService({
       db,
       now,

@@ -146,11 +146,17 @@ export function createOutbox({
     };
   }
 
-  async function work(mailer: Mailer, state: Worker, onError: (error: unknown) => void) {
+  async function work(mailer: Mailer, state: Worker, onError: (error: unknown) => void, tick?: () => Promise<unknown>) {
     const limit = Math.max(1, Math.min(batchSize, mailer.rate));
     let releasedAt = 0;
+    let tickedAt = 0;
     while (!state.stopped) {
       try {
+        // Between batches too, so a post whose time comes during a long send is not kept waiting.
+        if (tick && Date.now() - tickedAt >= pollMs) {
+          tickedAt = Date.now();
+          await tick();
+        }
         // One process serves a SQLite file, so any claim left there is a crashed run's.
         if (releasedAt === 0 && dialect === "sqlite") await releaseExpiredClaims(db, undefined);
         if (Date.now() - releasedAt >= leaseMs / 2) {
@@ -199,11 +205,14 @@ export function createOutbox({
       return guardDatabase(() => findSendProgress(db, sendId));
     },
 
-    /** Starts this server's worker; `onError` hears of a batch that failed (the database was away). */
-    start(mailer: Mailer, onError: (error: unknown) => void): void {
+    /**
+     * Starts this server's worker; `onError` hears of a batch that failed (the database was away).
+     * `tick` runs every poll before the worker looks for work: it queues posts whose time has come.
+     */
+    start(mailer: Mailer, onError: (error: unknown) => void, tick?: () => Promise<unknown>): void {
       if (worker) return;
       worker = createWorker();
-      worker.done = work(mailer, worker, onError);
+      worker.done = work(mailer, worker, onError, tick);
     },
 
     /** Lets the batch in flight finish and record its results, then returns. */

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import {
   localDateTimeToUtc,
+  newsletterAfterSave,
   postStatus,
   type PostStatus,
   type PostDraft,
@@ -50,6 +51,8 @@ export interface PostServiceDeps {
   /** Picks the related posts; tests pass a fixed one. */
   random?: () => number;
   audit: AuditLog;
+  /** Queues a saved post's email if it is due (services/post-newsletter.ts); absent without SMTP_URL. */
+  newsletter?: { afterSave: (post: Post) => Promise<Post> };
 }
 
 /** Who is saving: every revision names the admin who made it. */
@@ -59,17 +62,18 @@ export interface Writer extends Actor {
 }
 
 /**
- * What a save is given: the fields as written, with the publishing time in UTC (kept only for
- * a post that is published). The save renders the body (repositories/posts.ts), so reads never
- * render Markdown.
+ * What a save is given: the fields as written, the publishing time in UTC (kept only for a
+ * published post), the email box as `wanted` (newsletterAfterSave decides). The save renders
+ * the body (repositories/posts.ts), so reads never render Markdown.
  */
 export function toPostDraft(input: PostInput): PostDraft {
-  const { publishAt, publishAtOffset, ...fields } = input;
+  const { publishAt, publishAtOffset, emailSubscribers, ...fields } = input;
   return {
     ...fields,
     // The service puts the post's real slug here (chooseSlug): blank means "from the title".
     slug: fields.slug ?? "",
     publishAt: fields.published && publishAt ? (localDateTimeToUtc(publishAt, publishAtOffset) ?? null) : null,
+    newsletter: emailSubscribers ? "wanted" : "off",
   };
 }
 
@@ -96,6 +100,7 @@ export function createPostService({
   audit,
   random = Math.random,
   changes = createContentChanges(),
+  newsletter,
 }: PostServiceDeps) {
   // Any write to a post can change every list (a card, a count, an order) and its own page.
   const announce = (id: string) => changes.publish(["lists", postTag(id)]);
@@ -111,6 +116,12 @@ export function createPostService({
     if (!revision) throw new DomainError("REVISION_NOT_FOUND", "Revision not found");
     return revision;
   };
+
+  /** The draft a writer's save stores, its newsletter state following the post's past. */
+  function draftToSave(input: PostInput, slug: string, before?: Post): PostDraft {
+    const draft = { ...toPostDraft(input), slug };
+    return { ...draft, newsletter: newsletterAfterSave(before, draft, newsletter !== undefined, now()) };
+  }
 
   /**
    * The slug a save gives the post: the writer's own (folded to a slug) must be free, a
@@ -251,8 +262,7 @@ export function createPostService({
       const post = await guardDatabase(async () => {
         const [id] = await posts.insertPosts(db, [
           {
-            ...toPostDraft(input),
-            slug,
+            ...draftToSave(input, slug),
             createdAt: at,
             updatedAt: at,
             revision: { kind: "save", savedBy: writer.email },
@@ -262,7 +272,7 @@ export function createPostService({
       });
       announce(post.id);
       if (post.published) await audit.record(writer, "post-published", post.title);
-      return post;
+      return newsletter ? newsletter.afterSave(post) : post;
     },
 
     async updatePost(id: string, input: PostInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
@@ -271,7 +281,7 @@ export function createPostService({
       const updated =
         before &&
         (await guardDatabase(() =>
-          posts.updatePost(db, id, { ...toPostDraft(input), slug }, timestamp(), {
+          posts.updatePost(db, id, draftToSave(input, slug, before), timestamp(), {
             kind: "save",
             savedBy: writer.email,
           }),
@@ -281,7 +291,7 @@ export function createPostService({
       if (before.published !== updated.published) {
         await audit.record(writer, updated.published ? "post-published" : "post-unpublished", updated.title);
       }
-      return updated;
+      return newsletter ? newsletter.afterSave(updated) : updated;
     },
     /** The editor's preview: the pipeline a save uses, so the writer sees what readers will get. */
     renderPreview(format: PostFormat, content: string) {

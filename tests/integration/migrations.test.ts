@@ -20,10 +20,12 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
   });
 
   it("step back over the newest one and forward again", async () => {
-    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0014-post-canonical-url");
+    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0015-newsletter");
     expect(error).toBeUndefined();
-    expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual(["Down 0015-newsletter"]);
-    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0015-newsletter"]);
+    expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual([
+      "Down 0016-post-newsletter",
+    ]);
+    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0016-post-newsletter"]);
   });
 
   it("create the tables every query needs", async () => {

@@ -186,6 +186,7 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
         "0013-published-post-counts",
         "0014-post-canonical-url",
         "0015-newsletter",
+        "0016-post-newsletter",
       ]);
       const found = await blog.services.posts.listPublishedPosts("heron");
       expect(found.total).toBe(3);
@@ -246,6 +247,7 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
         published: false,
         publishAt: "",
         publishAtOffset: "",
+        emailSubscribers: false,
       },
       TEST_WRITER,
     );

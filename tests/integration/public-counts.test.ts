@@ -113,6 +113,7 @@ describe.each(testDialects())("public post counts on $dialect", ({ dialect, skip
       "0013-published-post-counts",
       "0014-post-canonical-url",
       "0015-newsletter",
+      "0016-post-newsletter",
     ]);
     expect(await counts()).toEqual({ total: 2, listed: 2, byCategory: { Design: 2 } });
   });

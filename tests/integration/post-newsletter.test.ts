@@ -1,0 +1,199 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { PostInput } from "#domain/post.ts";
+import { type DatabaseHandle, type Dialect } from "../../server/db/connect.ts";
+import { createMailer, type Mailer } from "../../server/services/mailer.ts";
+import { createServices, type Services } from "../../server/services/index.ts";
+import { createTestDatabase, testDialects } from "../support/databases.ts";
+import { buildPostInput, createManualClock, TEST_PASSWORD_COST, TEST_WRITER } from "../support/factories.ts";
+import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
+import { TEST_COMMENT_IP_SALT } from "../support/test-blog.ts";
+
+const FROM = { from: "Heron Notes <news@blog.example>", fromAddress: "news@blog.example" };
+const HOUR = 3_600_000;
+
+/** Long enough for the worker (polling every 10 ms) to have sent anything it was going to. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+describe.each(testDialects())("emailing a post on $dialect", ({ dialect, skip }) => {
+  let handle: DatabaseHandle;
+  let clock: ReturnType<typeof createManualClock>;
+  let services: Services;
+  let sink: SmtpSink;
+  let mailer: Mailer;
+  const errors: unknown[] = [];
+
+  function makeServices(emailOn: boolean, batchSize = 50) {
+    return createServices({
+      db: handle.db,
+      dialect: dialect as Dialect,
+      now: clock.now,
+      passwordCost: TEST_PASSWORD_COST,
+      commentIpSalt: TEST_COMMENT_IP_SALT,
+      siteUrl: "https://blog.example",
+      emailOn,
+      outboxTuning: { pollMs: 10, batchSize },
+    });
+  }
+  /** Starts the worker as server.ts does, with the tick that queues scheduled posts. */
+  const startWorker = () =>
+    services.outbox.start(mailer, (error) => errors.push(error), services.postNewsletter.sendDuePosts);
+
+  async function addActiveSubscribers(count: number, extra: { email: string; state: "pending" }[] = []) {
+    const at = clock.now().toISOString();
+    const rows = [
+      ...Array.from({ length: count }, (_, index) => ({
+        email: `reader${index}@example.com`,
+        state: "active" as const,
+      })),
+      ...extra,
+    ].map((subscriber, index) => ({
+      id: `sub-${index}`,
+      ...subscriber,
+      source: "admin" as const,
+      created_at: at,
+      confirmed_at: subscriber.state === "active" ? at : null,
+      unsubscribed_at: null,
+    }));
+    await handle.db.insertInto("subscribers").values(rows).execute();
+  }
+
+  const save = (id: string, changes: Partial<PostInput>) =>
+    services.posts.getPostForEditing(id).then((post) =>
+      services.posts.updatePost(
+        id,
+        {
+          ...buildPostInput(),
+          ...post,
+          category: buildPostInput().category,
+          publishAt: "",
+          publishAtOffset: "",
+          emailSubscribers: false,
+          ...changes,
+        },
+        TEST_WRITER,
+      ),
+    );
+  const sendOf = async (postId: string) => (await services.postNewsletter.findSends([postId])).get(postId);
+
+  beforeEach(async (context) => {
+    if (skip) context.skip();
+    handle = await createTestDatabase(dialect);
+    clock = createManualClock();
+    services = makeServices(true);
+    sink = await startSmtpSink();
+    mailer = await createMailer({ smtpUrl: sink.url, ...FROM, rate: 100 });
+    errors.length = 0;
+  });
+  afterEach(async () => {
+    await services?.outbox.stop();
+    mailer?.close();
+    await sink?.close();
+    await handle?.close();
+    expect(errors).toEqual([]);
+  });
+
+  it("emails a post published with the box ticked once to each active subscriber, and never again", async () => {
+    await addActiveSubscribers(3, [{ email: "pending@example.com", state: "pending" }]);
+    startWorker();
+    const post = await services.posts.createPost(
+      buildPostInput({ title: "A heron at dawn", emailSubscribers: true }),
+      TEST_WRITER,
+    );
+    expect(post.newsletter).toBe("sent");
+    await sink.waitFor(3);
+    expect(sink.received.map((email) => email.to).toSorted()).toEqual([
+      "reader0@example.com",
+      "reader1@example.com",
+      "reader2@example.com",
+    ]);
+    expect(sink.received.map((email) => email.parsed!.subject)).toEqual(Array(3).fill("A heron at dawn"));
+    await expect.poll(async () => (await sendOf(post.id))?.state).toBe("done");
+    expect(await sendOf(post.id)).toMatchObject({ total: 3, sent: 3, failed: 0 });
+
+    // Edited, unpublished, republished with the box ticked again: nothing more goes out.
+    clock.advance(HOUR);
+    await save(post.id, { title: "A heron at dusk", emailSubscribers: true });
+    await save(post.id, { published: false, emailSubscribers: true });
+    const republished = await save(post.id, { published: true, emailSubscribers: true });
+    expect(republished.newsletter).toBe("sent");
+    await settle();
+    expect(sink.received).toHaveLength(3);
+    expect(await services.postNewsletter.sendDuePosts()).toBe(0);
+  });
+
+  it("emails a scheduled post at its time, not before", async () => {
+    await addActiveSubscribers(2);
+    startWorker();
+    const publishAt = new Date(clock.now().getTime() + HOUR).toISOString().slice(0, 16);
+    const post = await services.posts.createPost(
+      buildPostInput({ publishAt, publishAtOffset: "0", emailSubscribers: true }),
+      TEST_WRITER,
+    );
+    expect(post.newsletter).toBe("wanted");
+    await settle();
+    expect(sink.received).toHaveLength(0);
+    expect(await sendOf(post.id)).toBeUndefined();
+
+    // Rescheduled and edited before its time: still wanted, still waiting.
+    await save(post.id, { title: "Rescheduled", publishAt, publishAtOffset: "0", emailSubscribers: true });
+    clock.advance(HOUR - 60_000);
+    await settle();
+    expect(sink.received).toHaveLength(0);
+
+    clock.advance(60_000);
+    await sink.waitFor(2);
+    expect(sink.received.map((email) => email.parsed!.subject)).toEqual(["Rescheduled", "Rescheduled"]);
+    expect((await services.posts.getPostForEditing(post.id)).newsletter).toBe("sent");
+    await settle();
+    expect(sink.received).toHaveLength(2);
+  });
+
+  it("sends nothing for a post published without the box, even when republished later with it", async () => {
+    await addActiveSubscribers(2);
+    startWorker();
+    const plain = await services.posts.createPost(buildPostInput(), TEST_WRITER);
+    expect(plain.newsletter).toBe("closed");
+    await save(plain.id, { published: false });
+    const republished = await save(plain.id, { published: true, emailSubscribers: true });
+    expect(republished.newsletter).toBe("closed");
+
+    // A scheduled post without the box, whose time came, is closed by its next save.
+    const publishAt = new Date(clock.now().getTime() + HOUR).toISOString().slice(0, 16);
+    const scheduled = await services.posts.createPost(buildPostInput({ publishAt, publishAtOffset: "0" }), TEST_WRITER);
+    expect(scheduled.newsletter).toBe("off");
+    clock.advance(2 * HOUR);
+    await save(scheduled.id, { published: false });
+    expect((await save(scheduled.id, { published: true, emailSubscribers: true })).newsletter).toBe("closed");
+
+    await settle();
+    expect(sink.received).toHaveLength(0);
+    expect(await services.postNewsletter.findSends([plain.id, scheduled.id])).toEqual(new Map());
+  });
+
+  it("ignores the box where email is not set up", async () => {
+    await addActiveSubscribers(2);
+    services = makeServices(false);
+    const post = await services.posts.createPost(buildPostInput({ emailSubscribers: true }), TEST_WRITER);
+    expect(post.newsletter).toBe("closed");
+    expect(services.postNewsletter.emailOn).toBe(false);
+    expect(await sendOf(post.id)).toBeUndefined();
+  });
+
+  it("stops the remaining deliveries when the send is cancelled", async () => {
+    await addActiveSubscribers(12);
+    services = makeServices(true, 4);
+    let answer = () => {};
+    sink.hold = new Promise((resolve) => (answer = resolve));
+    startWorker();
+    const post = await services.posts.createPost(buildPostInput({ emailSubscribers: true }), TEST_WRITER);
+    // The first batch of four is with the SMTP server, unanswered, when the writer cancels.
+    await sink.waitFor(4);
+    expect(await services.postNewsletter.cancel(post.id)).toBe(true);
+    expect(await services.postNewsletter.cancel(post.id)).toBe(false);
+    answer();
+    await expect.poll(async () => (await sendOf(post.id))?.sent).toBe(4);
+    await settle();
+    expect(await sendOf(post.id)).toMatchObject({ state: "cancelled", total: 12, sent: 4, failed: 0 });
+    expect(sink.received).toHaveLength(4);
+  });
+});
