@@ -28,6 +28,11 @@ export default [
       route("posts", "routes/admin/posts.tsx", { id: "admin-posts" }),
       route("comments", "routes/admin/comments.tsx"),
       route("comments/settings", "routes/admin/comment-settings.tsx"),
+      route("subscribers", "routes/admin/subscribers.tsx", [
+        route("add", "routes/admin/subscribers-add.tsx"),
+        route("remove", "routes/admin/subscribers-remove.tsx"),
+        route("import", "routes/admin/subscribers-import.tsx"),
+      ]),
       route("media", "routes/admin/media.tsx"),
       route("users", "routes/admin/users.tsx", [
         route("invite", "routes/admin/users-invite.tsx"),
@@ -48,6 +53,7 @@ export default [
       route("posts/edit/:id/revisions/:revisionId", "routes/admin/post-revision.tsx"),
       route("posts/:id/autosave", "routes/admin/post-autosave.ts"),
       route("posts/:id/preview-link", "routes/admin/post-preview-link.ts"),
+      route("posts/:id/email-send", "routes/admin/post-email-send.ts"),
       route("preview-render", "routes/admin/preview-render.ts"),
       route("*", "routes/admin/unknown.tsx"),
     ]),
@@ -56,6 +62,7 @@ export default [
   route("admin/tools/export", "routes/resources/export.ts"),
   route("admin/tools/export.zip", "routes/resources/export-archive.ts"),
   route("admin/tools/import.json", "routes/resources/import.ts"),
+  route("admin/subscribers/export.csv", "routes/admin/subscribers-export.ts"),
   route("logout", "routes/resources/logout.ts"),
   route("healthz", "routes/resources/healthz.ts"),
   route("robots.txt", "routes/resources/robots.ts"),

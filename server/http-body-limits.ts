@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import { MEDIA_LIMITS } from "#domain/media.ts";
 import { IMPORT_MAX_BYTES } from "#domain/portability.ts";
+import { SUBSCRIBER_CSV_MAX_BYTES } from "#domain/subscribers.ts";
 import { SAFE_METHODS } from "./http-request-checks.ts";
 import { TOO_LARGE_MESSAGE } from "./media/process.ts";
 
@@ -25,6 +26,11 @@ export const IMAGE_UPLOAD_PATH = "/admin/media";
 /** Room for the multipart boundaries and headers around the image itself. */
 export const IMAGE_UPLOAD_MAX_BYTES = MEDIA_LIMITS.maxBytes + 64 * 1024;
 
+/** The Subscribers screen's CSV import, read into memory (at most SUBSCRIBER_CSV_MAX_BYTES). */
+export const SUBSCRIBER_CSV_UPLOAD_PATH = "/admin/subscribers/import";
+/** The CSV, and room for the multipart framing and the consent box. */
+export const SUBSCRIBER_CSV_UPLOAD_MAX_BYTES = SUBSCRIBER_CSV_MAX_BYTES + 64 * 1024;
+
 /** A path's own body limit; `json` is the refusal for a script that reads its answers as JSON. */
 export interface BodyLimit {
   maxBytes: number;
@@ -46,6 +52,10 @@ const imageLimit: BodyLimit = {
 export const UPLOAD_BODY_LIMITS: Readonly<Record<string, BodyLimit>> = {
   ...Object.fromEntries(IMPORT_UPLOAD_PATHS.map((uploadPath) => [uploadPath, importLimit])),
   [IMAGE_UPLOAD_PATH]: imageLimit,
+  [SUBSCRIBER_CSV_UPLOAD_PATH]: {
+    maxBytes: SUBSCRIBER_CSV_UPLOAD_MAX_BYTES,
+    describe: `subscriber CSVs may be at most ${SUBSCRIBER_CSV_MAX_BYTES / 1024 / 1024} MB`,
+  },
 };
 
 /**

@@ -6,6 +6,8 @@ const FLASH_MESSAGES = {
   saved: "Post saved.",
   deleted: "Post deleted.",
   restored: "Revision restored.",
+  "sending-cancelled": "Sending cancelled: the subscribers not yet emailed will not be.",
+  "sending-over": "Nothing to cancel: the send had already finished.",
   "name-saved": "Display name saved.",
   "password-changed": "Password changed. Your other sessions were signed out.",
   "two-factor-off": "Two-factor sign-in is off.",
@@ -13,6 +15,8 @@ const FLASH_MESSAGES = {
   "invitation-revoked": "Invitation revoked.",
   "ownership-transferred": "Ownership transferred.",
   "account-removed": "Account removed.",
+  "subscriber-added": "Subscriber added.",
+  "subscriber-removed": "Subscriber removed for good.",
 } as const;
 
 export type FlashKey = keyof typeof FLASH_MESSAGES;

@@ -1,8 +1,9 @@
-/** The admin sidebar; Users and Settings are the owner's alone and hidden from editors. */
+/** The admin sidebar; Subscribers, Users, Settings and Tools are the owner's alone and hidden from editors. */
 export const ADMIN_SECTIONS = [
   { to: "/admin", label: "Dashboard", end: true, ownerOnly: false },
   { to: "/admin/posts", label: "Blog Posts", end: false, ownerOnly: false },
   { to: "/admin/comments", label: "Comments", end: true, ownerOnly: false },
+  { to: "/admin/subscribers", label: "Subscribers", end: false, ownerOnly: true },
   { to: "/admin/media", label: "Media", end: true, ownerOnly: false },
   { to: "/admin/users", label: "Users", end: true, ownerOnly: true },
   { to: "/admin/settings", label: "Settings", end: false, ownerOnly: true },

@@ -11,6 +11,11 @@ import { takeFlash } from "~/lib/flash.server";
 import { loader as exportLoader } from "../resources/export";
 import { loader as activityLoader } from "./activity";
 import { action as settingsAction, loader as settingsLoader } from "./settings";
+import { loader as subscribersLoader } from "./subscribers";
+import { action as addSubscriberAction } from "./subscribers-add";
+import { loader as subscribersExportLoader } from "./subscribers-export";
+import { action as importSubscribersAction } from "./subscribers-import";
+import { action as removeSubscriberAction } from "./subscribers-remove";
 import { loader as toolsLoader } from "./tools";
 import { loader as usersLoader } from "./users";
 import { action as inviteAction } from "./users-invite";
@@ -47,6 +52,18 @@ function ownerOnlyServices() {
     },
     audit: { listPage: vi.fn(() => Promise.resolve({ entries: [], next: undefined })) },
     portability: { exportBlog: vi.fn() },
+    subscribers: {
+      listPage: vi.fn(() =>
+        Promise.resolve({
+          counts: { pending: 0, active: 0, unsubscribed: 0, bounced: 0 },
+          page: { items: [], next: undefined },
+        }),
+      ),
+      add: vi.fn(),
+      remove: vi.fn(),
+      importCsv: vi.fn(),
+      exportCsv: vi.fn(),
+    },
   };
 }
 
@@ -60,6 +77,8 @@ const pages: [string, (args: AnyArgs) => unknown][] = [
   ["/admin/settings/activity", activityLoader],
   ["/admin/tools", toolsLoader],
   ["/admin/tools/export", exportLoader],
+  ["/admin/subscribers", subscribersLoader],
+  ["/admin/subscribers/export.csv", subscribersExportLoader],
 ];
 
 const posts: [string, (args: AnyArgs) => unknown, Record<string, string>][] = [
@@ -68,6 +87,9 @@ const posts: [string, (args: AnyArgs) => unknown, Record<string, string>][] = [
   ["/admin/users/manage", manageAction, { intent: "transfer", id: "editor-1" }],
   ["/admin/users/manage", manageAction, { intent: "remove", id: "admin-1" }],
   ["/admin/users/manage", manageAction, { intent: "revoke", id: "invitation-1" }],
+  ["/admin/subscribers/add", addSubscriberAction, { email: "friend@example.com", consent: "yes" }],
+  ["/admin/subscribers/remove", removeSubscriberAction, { id: "subscriber-1" }],
+  ["/admin/subscribers/import", importSubscribersAction, { consent: "yes" }],
 ];
 
 describe("owner-only screens", () => {
@@ -79,6 +101,7 @@ describe("owner-only screens", () => {
     expect(services.users.listPage).not.toHaveBeenCalled();
     expect(services.audit.listPage).not.toHaveBeenCalled();
     expect(services.portability.exportBlog).not.toHaveBeenCalled();
+    for (const method of Object.values(services.subscribers)) expect(method).not.toHaveBeenCalled();
   });
 
   it.each(posts)(
@@ -88,7 +111,7 @@ describe("owner-only screens", () => {
       const { context } = createRouteTestContext(services, TEST_EDITOR);
       const outcome = await settle(() => call(action, postForm(`http://blog.test${path}`, form), context));
       expect(outcome.status).toBe(403);
-      for (const service of [services.siteSettings, services.users]) {
+      for (const service of [services.siteSettings, services.users, services.subscribers]) {
         for (const method of Object.values(service)) expect(method).not.toHaveBeenCalled();
       }
     },
