@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { ContentEditor } from "~/components/admin/editor/content-editor";
 import { ScheduleInput } from "~/components/admin/editor/schedule-field";
-import { Field, FormError } from "~/components/ui/field";
+import { CheckboxField, Field, FormError } from "~/components/ui/field";
 import { CoverImage } from "~/components/ui/cover-image";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { BodyImageUploader, CoverImageUploader } from "~/components/admin/image-upload";
@@ -18,6 +18,7 @@ import {
   type PostField,
   type PostFormat,
   postForm,
+  type PostNewsletter,
   type PostFormValues,
   uniqueNonEmptyTags,
 } from "#domain/post.ts";
@@ -33,6 +34,8 @@ interface PostFormProps {
   postId?: string;
   /** Told of every edit, and of the submit (`now`), with the form as it stands. */
   onEdit?: (form: HTMLFormElement, options?: { now: boolean }) => void;
+  /** Whether email is set up (SMTP_URL), and the post's email so far: the box is offered only before its first publication. */
+  email: { on: boolean; newsletter: PostNewsletter };
 }
 
 const FORMAT_LABELS: Record<PostFormat, string> = { markdown: "Markdown", html: "HTML" };
@@ -43,7 +46,16 @@ const CONTENT_HINTS: Record<PostFormat, string> = {
   html: "HTML is allowed; scripts and styles are removed.",
 };
 
-export function PostForm({ initialValues, result, submitLabel, postId, onEdit }: PostFormProps) {
+/** Why the email box is disabled, or what ticking it does. */
+function emailHint({ on, newsletter }: PostFormProps["email"]): string {
+  if (!on)
+    return "Email is not set up: set SMTP_URL and MAIL_FROM to email posts to subscribers (README, Configuration).";
+  if (newsletter === "closed")
+    return "This post has been public already: a post is emailed only when it is first published.";
+  return "Sent once, to every confirmed subscriber, when the post is first public: now, or at its scheduled time.";
+}
+
+export function PostForm({ initialValues, result, submitLabel, postId, onEdit, email }: PostFormProps) {
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formMethod === "POST";
   const form = useValidatedForm(postForm, { id: "post", result });
@@ -300,6 +312,25 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit }:
       <Field {...form.field("publishAt")} label="At a time (optional)">
         {(control) => <ScheduleInput control={control} defaultValue={initialValues.publishAt} />}
       </Field>
+
+      {email.newsletter === "sent" ? null : (
+        <CheckboxField
+          {...form.field("emailSubscribers")}
+          label="Email this post to subscribers"
+          hint={emailHint(email)}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="emailSubscribers"
+              type="checkbox"
+              defaultChecked={initialValues.emailSubscribers && email.on && email.newsletter !== "closed"}
+              disabled={!email.on || email.newsletter === "closed"}
+              className="mt-0.5 h-4 w-4 rounded border-slate-300 accent-indigo-600"
+            />
+          )}
+        </CheckboxField>
+      )}
 
       <div className="flex items-center gap-2">
         <input

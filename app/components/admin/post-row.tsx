@@ -11,6 +11,8 @@ export type ListedPost = Pick<
   "id" | "slug" | "title" | "author" | "category" | "updatedAt" | "publishAt"
 > & {
   status: PostStatus;
+  /** The post's email in a few words (emailSummary), if it has one. */
+  email?: string;
 };
 
 interface PostRowProps {
@@ -84,6 +86,9 @@ export function PostRow({ post, query, pathname, listHref, confirming, deleting,
           <span className="mt-1 block text-xs whitespace-nowrap text-slate-600 dark:text-slate-400">
             for <time dateTime={post.publishAt}>{formatDateTime(post.publishAt)}</time>
           </span>
+        ) : null}
+        {post.email ? (
+          <span className="mt-1 block text-xs whitespace-nowrap text-slate-600 dark:text-slate-400">{post.email}</span>
         ) : null}
       </td>
       <td className="px-4 py-3 whitespace-nowrap">

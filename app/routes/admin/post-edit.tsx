@@ -1,4 +1,5 @@
 import { data, Link, redirect } from "react-router";
+import { NewsletterPanel } from "~/components/admin/editor/newsletter-panel";
 import { PreviewLinkPanel } from "~/components/admin/editor/preview-link-panel";
 import { RevisionList } from "~/components/admin/editor/revision-list";
 import { PostForm } from "~/components/admin/post-form";
@@ -27,10 +28,11 @@ export const loader = withRouteErrors(
     const { services } = context.get(appContext);
     if (!isPostId(params.id)) throw data<RouteErrorData>({ message: LOAD_FAILED_MESSAGE }, { status: 404 });
     const post = await services.posts.getPostForEditing(params.id);
-    const [unsaved, revisions, previewLinkSince] = await Promise.all([
+    const [unsaved, revisions, previewLinkSince, sends] = await Promise.all([
       services.posts.findUnsavedDraft(post.id),
       services.posts.listRevisions(post.id),
       services.posts.findPreviewLinkCreatedAt(post.id),
+      services.postNewsletter.findSends([post.id]),
     ]);
     // ?recover=1 (a link, so it works without JavaScript) opens the editor on the autosaved text.
     const recovering = unsaved !== undefined && queryText(new URL(request.url), "recover") === "1";
@@ -48,6 +50,8 @@ export const loader = withRouteErrors(
         unsavedSince: unsaved?.createdAt,
         revisions,
         previewLinkSince,
+        email: { on: services.postNewsletter.emailOn, newsletter: post.newsletter },
+        send: sends.get(post.id),
         flash: flash.message,
       },
       { headers: flash.headers },
@@ -102,6 +106,7 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
           {loaderData.flash}
         </p>
       ) : null}
+      <NewsletterPanel postId={loaderData.id} newsletter={loaderData.email.newsletter} send={loaderData.send} />
       {loaderData.unsavedSince && !loaderData.recovering ? (
         <div
           role="alert"
@@ -131,6 +136,7 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
           result={actionData}
           submitLabel="Save Changes"
           postId={loaderData.id}
+          email={loaderData.email}
         />
       </div>
       <div className="mt-8 grid gap-8 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 md:grid-cols-2 dark:border-slate-800 dark:bg-slate-900">

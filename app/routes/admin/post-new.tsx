@@ -16,7 +16,8 @@ import type { Route } from "./+types/post-new";
 /** A new post is signed by whoever writes it, unless they change the author field. */
 export function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAdmin({ request, context });
-  return { author: user.username, userId: user.id };
+  const { services } = context.get(appContext);
+  return { author: user.username, userId: user.id, emailOn: services.postNewsletter.emailOn };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -88,6 +89,7 @@ export default function AdminPostNew({ loaderData, actionData }: Route.Component
           initialValues={showRestored ?? actionData?.values ?? { ...EMPTY_POST_FORM, author: loaderData.author }}
           result={showRestored ? undefined : actionData}
           submitLabel="Create Post"
+          email={{ on: loaderData.emailOn, newsletter: "off" }}
           onEdit={copy.keep}
         />
       </div>

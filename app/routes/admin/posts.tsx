@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
 import { AdminTable, EmptyList, SearchButton } from "~/components/admin/admin-list";
+import { emailSummary } from "~/components/admin/editor/newsletter-panel";
 import { PostRow } from "~/components/admin/post-row";
 import { sectionLabel } from "~/components/admin/sections";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
@@ -36,23 +37,27 @@ export const loader = withRouteErrors(
     const flash = await takeFlash(request);
     const page = await services.posts.listAllPosts(query, pageNumber);
     requireExistingPage(page);
+    const sends = await services.postNewsletter.findSends(page.items.map((post) => post.id));
     return data(
       {
         query,
         confirmId: queryText(url, "confirm") || null,
         flash: flash.message,
         page: pageInfo(page),
-        posts: page.items.map(({ id, slug, title, author, category, updatedAt, published, status, publishAt }) => ({
-          id,
-          slug,
-          title,
-          author,
-          category,
-          updatedAt,
-          published,
-          status,
-          publishAt,
-        })),
+        posts: page.items.map(
+          ({ id, slug, title, author, category, updatedAt, published, status, publishAt, newsletter }) => ({
+            id,
+            slug,
+            title,
+            author,
+            category,
+            updatedAt,
+            published,
+            status,
+            publishAt,
+            email: emailSummary(newsletter, sends.get(id)),
+          }),
+        ),
       },
       { headers: flash.headers },
     );
