@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import {
   CONFIRM_LINK_INVALID_MESSAGE,
@@ -217,3 +218,35 @@ test("without SMTP_URL the form says subscriptions are not open yet, and its act
   expect(response.status()).toBe(403);
   expect(await response.text()).toContain(SUBSCRIPTIONS_CLOSED_MESSAGE);
 });
+
+test("the privacy page says what a subscription keeps and that nothing is tracked", async ({ page }) => {
+  await page.goto("/privacy");
+  const newsletter = page.getByRole("listitem").filter({ hasText: "Newsletter." });
+  await expect(newsletter).toContainText("only your email address and the state of your subscription");
+  await expect(newsletter).toContainText("no tracking pixel and no rewritten links");
+  await expect(newsletter).toContainText("unsubscribe in one click");
+});
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`the open forms pass axe in the ${colorScheme} theme, under a post and refused on /subscribe`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ baseURL: origin, colorScheme });
+    const page = await context.newPage();
+    await page.goto("/blog");
+    await page.goto((await page.locator("main a[href^='/blog/']").first().getAttribute("href"))!);
+    await expect(page.locator("form[action='/subscribe']")).toHaveCount(2);
+    const violations = async () =>
+      (await new AxeBuilder({ page }).analyze()).violations.map(
+        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+      );
+    expect(await violations()).toEqual([]);
+
+    const footer = page.getByRole("contentinfo");
+    await footer.getByLabel("Email address").fill("not an address");
+    await footer.getByRole("button", { name: "Subscribe" }).click();
+    await expect(page.getByRole("main")).toContainText("Please enter a valid email address");
+    expect(await violations()).toEqual([]);
+    await context.close();
+  });
+}

@@ -25,10 +25,9 @@ export function SubscribeForm({ id, result }: SubscribeFormProps) {
   const open = useRouteLoaderData<typeof rootLoader>("root")?.subscriptionsOpen ?? false;
   const form = useValidatedForm(subscribeForm, { id, result });
   return (
-    <section aria-labelledby={`${id}-heading`} className="max-w-md">
-      <h2 id={`${id}-heading`} className="text-sm font-semibold text-slate-900 dark:text-white">
-        Get new posts by email
-      </h2>
+    // Not a landmark: a post page shows it twice (under the post and in the footer).
+    <div className="max-w-md">
+      <h2 className="text-sm font-semibold text-slate-900 dark:text-white">Get new posts by email</h2>
       {open ? (
         <form method="post" action="/subscribe" {...form.props} className="mt-3 space-y-3">
           <FormError message={form.formError} />
@@ -60,6 +59,6 @@ export function SubscribeForm({ id, result }: SubscribeFormProps) {
       ) : (
         <p className="mt-3 text-sm text-slate-700 dark:text-slate-300">{SUBSCRIPTIONS_CLOSED_MESSAGE}.</p>
       )}
-    </section>
+    </div>
   );
 }

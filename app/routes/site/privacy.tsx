@@ -33,6 +33,12 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
           <strong>Comments.</strong> The name and text you enter are stored and shown publicly with the post.
         </li>
         <li>
+          <strong>Newsletter.</strong> If you subscribe, only your email address and the state of your subscription
+          (waiting for confirmation, subscribed, unsubscribed) are kept. Emails carry no tracking pixel and no rewritten
+          links: we do not know whether you open them or what you click. Every email has a link to unsubscribe in one
+          click.
+        </li>
+        <li>
           <strong>Your theme choice.</strong> Light or dark is remembered in your own browser&apos;s storage and never
           sent to us.
         </li>
