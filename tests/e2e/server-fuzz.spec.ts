@@ -18,6 +18,7 @@ import {
   urlComponent,
   urlencodedBody,
 } from "./fuzz-support.ts";
+import { startSmtpSink } from "../support/smtp-sink.ts";
 import { findFreePort, startServer, waitForOutput, withScratchPostgresDatabase } from "./server-support.ts";
 
 // Over five thousand hostile requests against every route of a real production server, once on
@@ -50,6 +51,9 @@ const PUBLIC_PAGES = [
   "/about",
   "/privacy",
   "/terms",
+  "/subscribe",
+  "/subscribe/confirm",
+  "/unsubscribe",
   "/login",
   "/login/code",
   "/invite",
@@ -241,6 +245,13 @@ function formFields(random: Random, target: string, site: FuzzSite): FormFields 
       ["robots", text()],
     ];
   }
+  if (target.startsWith("/subscribe")) {
+    return [
+      ["email", random.chance(0.5) ? `fuzz${random.below(1e9)}@example.com` : text()],
+      ["website", random.chance(0.1) ? text() : ""],
+    ];
+  }
+  if (target.startsWith("/unsubscribe")) return [["List-Unsubscribe", random.pick(["One-Click", text()])]];
   if (target.startsWith("/invite")) {
     const password = text();
     return [
@@ -468,6 +479,8 @@ function formTarget(random: Random, site: FuzzSite): { target: string; admin: bo
     "/login",
     "/login/code",
     "/invite",
+    "/subscribe",
+    `/unsubscribe?token=${urlComponent(random)}`,
     "/logout",
     "/admin/comments",
     "/admin/comments/settings",
@@ -912,6 +925,8 @@ function describeFailures(failures: Failure[]): string {
 async function fuzz(databaseUrl: string, label: string, seed: number): Promise<void> {
   const port = await findFreePort();
   const origin = `http://127.0.0.1:${port}`;
+  // Email on, so a subscription runs all the way to the outbox.
+  const sink = await startSmtpSink({ parse: false });
   const server = startServer({
     PORT: String(port),
     HOST: "127.0.0.1",
@@ -919,6 +934,8 @@ async function fuzz(databaseUrl: string, label: string, seed: number): Promise<v
     DATABASE_URL: databaseUrl,
     ADMIN_EMAIL: E2E_ADMIN.email,
     ADMIN_PASSWORD: E2E_ADMIN.password,
+    SMTP_URL: sink.url,
+    MAIL_FROM: "Fuzz <news@blog.example>",
     // Each request comes from its own X-Forwarded-For address, so rate limits answer only the bursts meant for them;
     // one proxy is trusted, so the entries a client forges before that address are ignored.
     TRUST_PROXY: "1",
@@ -948,6 +965,7 @@ async function fuzz(databaseUrl: string, label: string, seed: number): Promise<v
   } finally {
     server.child.kill("SIGTERM");
     await server.exit;
+    await sink.close();
   }
 }
 
