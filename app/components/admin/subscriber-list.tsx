@@ -106,9 +106,10 @@ export function SubscriberRow({
               <button
                 type="submit"
                 disabled={busy}
+                aria-label={`Yes, remove ${subscriber.email}`}
                 className="rounded bg-red-600 px-2 py-0.5 font-semibold text-white hover:bg-red-700 disabled:opacity-70"
               >
-                Yes<span className="sr-only">, remove {subscriber.email}</span>
+                Yes
               </button>
             </Form>
             <Link
