@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { signIn, uniqueSuffix, withDatabase } from "./admin-support";
+import { useStoredTheme } from "./site-fixtures";
 
 const fixture = (name: string) => path.resolve("tests/fixtures", name);
 
@@ -72,6 +74,28 @@ test("the export downloads every subscriber as CSV, with formulas kept as text",
   expect(csv.split("\r\n")[0]).toBe("email,state,created_at,confirmed_at");
   expect(csv).toMatch(new RegExp(`\\r\\n'${email},active,\\d{4}-`));
 });
+
+for (const theme of ["light", "dark"] as const) {
+  test(`the Subscribers screen passes axe in the ${theme} theme, a refusal and a confirmation showing`, async ({
+    page,
+  }) => {
+    await useStoredTheme(page, theme);
+    const email = `axe-${uniqueSuffix()}@example.com`;
+    await page.goto("/admin/subscribers");
+    const add = page.getByRole("region", { name: "Add a subscriber" });
+    await add.getByLabel("Email").fill(email);
+    await add.getByLabel("They asked to subscribe").check();
+    await add.getByRole("button", { name: "Add subscriber" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Subscriber added." })).toBeVisible();
+    await page.getByRole("link", { name: `Remove ${email}` }).click();
+    await expect(page.getByRole("button", { name: `Yes, remove ${email}` })).toBeVisible();
+    await add.getByLabel("Email").fill("not an address");
+    await add.getByRole("button", { name: "Add subscriber" }).click();
+    await expect(add.getByText("Please enter a valid email address")).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.length}`)).toEqual([]);
+  });
+}
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
