@@ -1,7 +1,8 @@
 // `npm run bench` (builds first): page weight per public route, then every public route of the
 // production server at 100,000 posts on SQLite and on PostgreSQL, cached and uncached, against
 // a static server sending the same bytes in the same run. Ratios are what to compare: the
-// absolute figures depend on the machine and on what else it is doing.
+// absolute figures depend on the machine and on what else it is doing. Last, the newsletter
+// figure (bench/newsletter.ts): a send to 10,000 subscribers through a local SMTP server.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -14,6 +15,7 @@ import { formatWeights, measurePages } from "./bundle-size.ts";
 import { COMMON_WORD, RARE_WORD } from "./data.ts";
 import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
 import { waitUntilUp } from "./demo-server.ts";
+import { benchNewsletter } from "./newsletter.ts";
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -307,3 +309,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+await benchNewsletter();
