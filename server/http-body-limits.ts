@@ -26,8 +26,11 @@ export const IMAGE_UPLOAD_PATH = "/admin/media";
 /** Room for the multipart boundaries and headers around the image itself. */
 export const IMAGE_UPLOAD_MAX_BYTES = MEDIA_LIMITS.maxBytes + 64 * 1024;
 
-/** The Subscribers screen's CSV import, read into memory (at most SUBSCRIBER_CSV_MAX_BYTES). */
-export const SUBSCRIBER_CSV_UPLOAD_PATH = "/admin/subscribers/import";
+/**
+ * The Subscribers screen's CSV import, read into memory (at most SUBSCRIBER_CSV_MAX_BYTES): the
+ * form's address, and the `.data` address React Router posts the same form to when it runs.
+ */
+export const SUBSCRIBER_CSV_UPLOAD_PATHS = ["/admin/subscribers/import", "/admin/subscribers/import.data"] as const;
 /** The CSV, and room for the multipart framing and the consent box. */
 export const SUBSCRIBER_CSV_UPLOAD_MAX_BYTES = SUBSCRIBER_CSV_MAX_BYTES + 64 * 1024;
 
@@ -48,14 +51,16 @@ const imageLimit: BodyLimit = {
   json: { error: TOO_LARGE_MESSAGE },
 };
 
+const subscriberCsvLimit: BodyLimit = {
+  maxBytes: SUBSCRIBER_CSV_UPLOAD_MAX_BYTES,
+  describe: `subscriber CSVs may be at most ${SUBSCRIBER_CSV_MAX_BYTES / 1024 / 1024} MB`,
+};
+
 /** The paths allowed more than MAX_REQUEST_BODY_BYTES: a new upload adds its limit here. */
 export const UPLOAD_BODY_LIMITS: Readonly<Record<string, BodyLimit>> = {
   ...Object.fromEntries(IMPORT_UPLOAD_PATHS.map((uploadPath) => [uploadPath, importLimit])),
   [IMAGE_UPLOAD_PATH]: imageLimit,
-  [SUBSCRIBER_CSV_UPLOAD_PATH]: {
-    maxBytes: SUBSCRIBER_CSV_UPLOAD_MAX_BYTES,
-    describe: `subscriber CSVs may be at most ${SUBSCRIBER_CSV_MAX_BYTES / 1024 / 1024} MB`,
-  },
+  ...Object.fromEntries(SUBSCRIBER_CSV_UPLOAD_PATHS.map((uploadPath) => [uploadPath, subscriberCsvLimit])),
 };
 
 /**

@@ -75,6 +75,31 @@ test("the export downloads every subscriber as CSV, with formulas kept as text",
   expect(csv).toMatch(new RegExp(`\\r\\n'${email},active,\\d{4}-`));
 });
 
+test("a CSV larger than a form's 4 MB imports (the upload has its own limit), one too large is caught in the browser", async ({
+  page,
+}) => {
+  const email = `large-${uniqueSuffix()}@example.com`;
+  await page.goto("/admin/subscribers");
+  const form = page.getByRole("region", { name: "Import a CSV" });
+  await form.getByLabel("CSV file").setInputFiles({
+    name: "large.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`email,note\n${email},${"x".repeat(6 * 1024 * 1024)}\n`),
+  });
+  await form.getByLabel("These people agreed to receive this newsletter").check();
+  await form.getByRole("button", { name: "Import CSV" }).click();
+  await expect(form.getByRole("status")).toHaveText("1 address added as active; 0 already on the list; 0 not valid.");
+  expect(findSubscriber(email)).toEqual({ state: "active", source: "import" });
+
+  await form.getByLabel("CSV file").setInputFiles({
+    name: "huge.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.alloc(10 * 1024 * 1024 + 1, "a"),
+  });
+  await form.getByRole("button", { name: "Import CSV" }).click();
+  await expect(form.getByText("The file is too large: a subscriber CSV may be at most 10 MB.")).toBeVisible();
+});
+
 for (const theme of ["light", "dark"] as const) {
   test(`the Subscribers screen passes axe in the ${theme} theme, a refusal and a confirmation showing`, async ({
     page,
