@@ -113,7 +113,7 @@ describe("the Subscribers screen", () => {
       ["/admin/subscribers?state=pending&q=ada", "/admin/subscribers?state=pending&q=ada"],
       ["https://evil.example/", "/admin/subscribers"],
       ["/admin/subscribersevil", "/admin/subscribers"],
-    ]) {
+    ] as const) {
       const removed = await settle(() =>
         call(removeAction, postForm("http://blog.test/admin/subscribers/remove", { id: "sub_1", back }), context),
       );
