@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateForm } from "./forms.ts";
-import { localDateTimeToUtc, postForm, postStatus } from "./post.ts";
+import { localDateTimeToUtc, newsletterAfterSave, postForm, postStatus } from "./post.ts";
 
 describe("scheduling times", () => {
   it("reads a datetime-local value with the browser's offset, or as UTC without one", () => {
@@ -55,5 +55,37 @@ describe("a post's canonical URL", () => {
     expect(withCanonical(`https://first.example/${"a".repeat(2048)}`)).toBe(
       "Canonical URL must be at most 2,048 characters",
     );
+  });
+});
+
+describe("a post's email state after a save", () => {
+  const now = new Date("2026-03-05T10:00:00.000Z");
+  const draft = { newsletter: "off" as const, published: false, publishAt: null };
+  const live = { newsletter: "off" as const, published: true, publishAt: null };
+  const later = { newsletter: "wanted" as const, published: true, publishAt: "2026-03-06T10:00:00.000Z" };
+  const wanted = (post: typeof live | typeof draft) => ({ ...post, newsletter: "wanted" as const });
+
+  it("takes the box while the post has never been public, where email is set up", () => {
+    expect(newsletterAfterSave(undefined, wanted(live), true, now)).toBe("wanted");
+    expect(newsletterAfterSave(draft, later, true, now)).toBe("wanted");
+    expect(newsletterAfterSave(draft, wanted(draft), true, now)).toBe("wanted");
+    expect(newsletterAfterSave(undefined, wanted(live), false, now)).toBe("closed");
+    expect(newsletterAfterSave(undefined, wanted(draft), false, now)).toBe("off");
+  });
+
+  it("closes a post that becomes or was public without one, for good", () => {
+    expect(newsletterAfterSave(undefined, live, true, now)).toBe("closed");
+    expect(newsletterAfterSave(live, wanted(draft), true, now)).toBe("closed");
+    expect(newsletterAfterSave({ ...live, newsletter: "closed" }, wanted(live), true, now)).toBe("closed");
+  });
+
+  it("never lets a sent post want another email", () => {
+    expect(newsletterAfterSave({ ...live, newsletter: "sent" }, wanted(live), true, now)).toBe("sent");
+    expect(newsletterAfterSave({ ...draft, newsletter: "sent" }, draft, true, now)).toBe("sent");
+  });
+
+  it("keeps the wish of a scheduled post whose time came before its tick", () => {
+    const due = { ...later, publishAt: "2026-03-05T09:00:00.000Z" };
+    expect(newsletterAfterSave(due, draft, true, now)).toBe("wanted");
   });
 });
