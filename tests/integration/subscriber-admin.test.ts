@@ -32,6 +32,24 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
   const blog = useTestBlog({ dialect, skip });
   const find = (email: string) => subscribers.findSubscriberByEmail(blog.handle.db, email);
 
+  /** Another, empty blog on its own database, on the same clock: where a list or an export moves to. */
+  async function inAnotherBlog(work: (other: Services) => Promise<void>): Promise<void> {
+    const target = await createTestDatabase(dialect);
+    try {
+      await work(
+        createServices({
+          db: target.db,
+          dialect,
+          now: blog.clock.now,
+          passwordCost: TEST_PASSWORD_COST,
+          commentIpSalt: TEST_COMMENT_IP_SALT,
+        }),
+      );
+    } finally {
+      await target.close();
+    }
+  }
+
   it("adds one address as active, and leaves an address already listed as it is", async () => {
     const { services, clock } = blog;
     await services.subscribers.add({ email: " Friend@Example.COM ", consent: "yes" });
@@ -153,15 +171,7 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
       `'-list@example.com,pending,${imported},`,
     ]);
 
-    const target = await createTestDatabase(dialect);
-    try {
-      const other = createServices({
-        db: target.db,
-        dialect,
-        now: clock.now,
-        passwordCost: TEST_PASSWORD_COST,
-        commentIpSalt: TEST_COMMENT_IP_SALT,
-      });
+    await inAnotherBlog(async (other) => {
       expect(await other.subscribers.importCsv(csv, { consent: true })).toMatchObject({ added: 3, invalid: [] });
       expect(
         (await csvOf(other))
@@ -169,9 +179,7 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
           .map((line) => line.split(",")[0])
           .sort(),
       ).toEqual(lines.map((line) => line.split(",")[0]).sort());
-    } finally {
-      await target.close();
-    }
+    });
   });
 
   it("counts every state and pages a state's list by 50, searched", async () => {
@@ -217,15 +225,7 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
     });
     expect(text).not.toMatch(/token/i);
 
-    const target = await createTestDatabase(dialect);
-    try {
-      const other = createServices({
-        db: target.db,
-        dialect,
-        now: clock.now,
-        passwordCost: TEST_PASSWORD_COST,
-        commentIpSalt: TEST_COMMENT_IP_SALT,
-      });
+    await inAnotherBlog(async (other) => {
       await other.subscribers.add({ email: "left@example.com", consent: "yes" });
       const report = await other.portability.importBlog(text, DEFAULT_IMPORT_OPTIONS);
       expect(report.warnings).toEqual(["2 subscribers imported with their state"]);
@@ -243,8 +243,6 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
         unsubscribed: 0,
         bounced: 0,
       });
-    } finally {
-      await target.close();
-    }
+    });
   });
 });
