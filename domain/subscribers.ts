@@ -74,7 +74,7 @@ export interface SubscriberImportReport {
 /** The invalid lines a report names one by one; past these it gives their number. */
 export const INVALID_LINES_SHOWN = 100;
 
-/** The report as lines of text: a summary, then each invalid line. */
+/** The report as lines of text, as a blog import's are read: a summary, then each invalid line. */
 export function describeSubscriberImport(report: SubscriberImportReport): string[] {
   const { added, alreadyListed, notSubscribed, invalid } = report;
   const summary = [
@@ -86,8 +86,11 @@ export function describeSubscriberImport(report: SubscriberImportReport): string
   const lines = invalid
     .slice(0, INVALID_LINES_SHOWN)
     .map(
-      ({ line, value }) => `Line ${line}: ${value ? `“${value}” is not a valid email address` : "no email address"}`,
+      ({ line, value }) =>
+        `Skipped line ${line}: ${value ? `“${value}” is not a valid email address` : "no email address"}`,
     );
-  if (invalid.length > INVALID_LINES_SHOWN) lines.push(`…and ${invalid.length - INVALID_LINES_SHOWN} more lines`);
+  if (invalid.length > INVALID_LINES_SHOWN) {
+    lines.push(`Warning: ${invalid.length - INVALID_LINES_SHOWN} more lines are not valid and not listed here`);
+  }
   return [`${summary}.`, ...lines];
 }

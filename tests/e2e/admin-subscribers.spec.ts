@@ -88,7 +88,9 @@ test("a CSV larger than a form's 4 MB imports (the upload has its own limit), on
   });
   await form.getByLabel("These people agreed to receive this newsletter").check();
   await form.getByRole("button", { name: "Import CSV" }).click();
-  await expect(form.getByRole("status")).toHaveText("1 address added as active; 0 already on the list; 0 not valid.");
+  await expect(form.getByRole("region", { name: "Import report" }).getByRole("status")).toHaveText(
+    "1 address added as active; 0 already on the list; 0 not valid.",
+  );
   expect(findSubscriber(email)).toEqual({ state: "active", source: "import" });
 
   await form.getByLabel("CSV file").setInputFiles({
@@ -137,8 +139,8 @@ test.describe("without JavaScript", () => {
       /^\d+ addresses? added as pending; \d+ already on the list; 1 skipped: not subscribed to emails in the export; 2 not valid\.$/,
     );
     await expect(report.getByRole("listitem")).toHaveText([
-      "Line 5: “not-an-address” is not a valid email address",
-      'Line 6: “=HYPERLINK("http://evil.example")” is not a valid email address',
+      "line 5: “not-an-address” is not a valid email address",
+      'line 6: “=HYPERLINK("http://evil.example")” is not a valid email address',
     ]);
     expect(findSubscriber("ada@example.com")?.state).toBe("pending");
     expect(findSubscriber("quiet@example.com")).toBeUndefined();

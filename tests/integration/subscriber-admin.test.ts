@@ -105,8 +105,8 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
     });
     expect(describeSubscriberImport(report)).toEqual([
       "1 address added as pending; 2 already on the list; 1 skipped: not subscribed to emails in the export; 2 not valid.",
-      "Line 5: “not-an-address” is not a valid email address",
-      'Line 6: “=HYPERLINK("http://evil.example")” is not a valid email address',
+      "Skipped line 5: “not-an-address” is not a valid email address",
+      'Skipped line 6: “=HYPERLINK("http://evil.example")” is not a valid email address',
     ]);
     expect(await find("ada@example.com")).toMatchObject({ state: "pending", source: "import", confirmedAt: undefined });
     expect((await find("Grace.Hopper@navy.example"))?.source).toBe("admin");
@@ -125,7 +125,7 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
       notSubscribed: 0,
       invalid: [{ line: 4, value: "" }],
     });
-    expect(describeSubscriberImport(report).at(-1)).toBe("Line 4: no email address");
+    expect(describeSubscriberImport(report).at(-1)).toBe("Skipped line 4: no email address");
     expect(await find("reader.two@example.org")).toMatchObject({ state: "active", source: "import" });
     expect((await find("reader.one@example.org"))?.confirmedAt).toBeDefined();
   });

@@ -36,8 +36,8 @@ function isImportSuccess(value: unknown): value is ImportSuccessData {
   return typeof value === "object" && value !== null && "report" in value && "lines" in value;
 }
 
-/** The report of one import: what was created, what was skipped and why, and the warnings. */
-export function ImportReportView({ result }: { result: ImportSuccessData }) {
+/** The report of one import (a blog's, or a subscriber CSV's): what was created, what was skipped and why, and the warnings. */
+export function ImportReportView({ result }: { result: Pick<ImportSuccessData, "lines"> }) {
   const [summary, ...details] = result.lines;
   const skipped = details.filter((line) => line.startsWith("Skipped "));
   const warnings = details.filter((line) => line.startsWith("Warning: "));

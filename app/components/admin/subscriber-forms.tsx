@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { ImportReportView } from "~/components/admin/import-form";
 import { Field, FormError } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
@@ -83,7 +84,6 @@ export function ImportSubscribersForm({
   busy: boolean;
 }) {
   const form = useValidatedForm(importSubscribersForm, { id: "import-subscribers", result });
-  const [summary, ...invalid] = result?.created?.lines ?? [];
   return (
     <>
       <Form
@@ -114,26 +114,7 @@ export function ImportSubscribersForm({
           Import CSV
         </button>
       </Form>
-      {summary ? (
-        <section
-          aria-labelledby="subscriber-import-heading"
-          className="space-y-2 rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-sm dark:border-emerald-900 dark:bg-emerald-950"
-        >
-          <h3 id="subscriber-import-heading" className="font-semibold">
-            Import report
-          </h3>
-          <p role="status" className="font-medium">
-            {summary}
-          </p>
-          {invalid.length > 0 ? (
-            <ul className="list-disc space-y-1 pl-5">
-              {invalid.map((line, index) => (
-                <li key={index}>{line}</li>
-              ))}
-            </ul>
-          ) : null}
-        </section>
-      ) : null}
+      {result?.created ? <ImportReportView result={result.created} /> : null}
     </>
   );
 }
