@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Form, Link } from "react-router";
 
 /** docs/spec.md §9: admin titles are cut at 40 characters. */
 export const TITLE_MAX = 40;
@@ -64,5 +65,78 @@ export function SearchButton() {
     >
       Search
     </button>
+  );
+}
+
+/** An admin list's tabs (a comment's status, a subscriber's state), each a link with its count. */
+export function ListTabs({
+  label,
+  tabs,
+}: {
+  label: string;
+  tabs: readonly { key: string; label: string; count: number; href: string; current: boolean }[];
+}) {
+  return (
+    <nav aria-label={label} className="mt-6 border-b border-slate-200 dark:border-slate-800">
+      <ul className="-mb-px flex flex-wrap gap-1">
+        {tabs.map((tab) => (
+          <li key={tab.key}>
+            <Link
+              to={tab.href}
+              aria-current={tab.current ? "page" : undefined}
+              className={`inline-block border-b-2 px-4 py-2 text-sm font-medium ${
+                tab.current
+                  ? "border-indigo-600 text-indigo-800 dark:border-indigo-300 dark:text-indigo-200"
+                  : "border-transparent text-slate-700 hover:border-slate-400 dark:text-slate-300"
+              }`}
+            >
+              {tab.label} ({tab.count})
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** An admin list's search: a GET form that keeps the list's other parameters as hidden fields. */
+export function ListSearch({
+  action,
+  id,
+  label,
+  placeholder,
+  query,
+  maxLength,
+  keep,
+}: {
+  action: string;
+  id: string;
+  /** What the field searches, for screen readers. */
+  label: string;
+  placeholder: string;
+  query: string;
+  maxLength: number;
+  /** The list's other parameters (its tab, its post), kept as the search changes. */
+  keep: Record<string, string | undefined>;
+}) {
+  return (
+    <Form method="get" action={action} role="search" className="mt-4 flex gap-2">
+      {Object.entries(keep).map(([name, value]) =>
+        value ? <input key={name} type="hidden" name={name} value={value} /> : null,
+      )}
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="search"
+        name="q"
+        defaultValue={query}
+        maxLength={maxLength}
+        placeholder={placeholder}
+        className="w-full max-w-md rounded-md border border-slate-400 bg-white px-3 py-2 text-base sm:text-sm dark:border-slate-500 dark:bg-slate-900"
+      />
+      <SearchButton />
+    </Form>
   );
 }

@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { formatDate } from "~/lib/format";
+import { ListTabs } from "./admin-list";
 import { SUBSCRIBER_STATES, type Subscriber, type SubscriberState } from "#domain/newsletter.ts";
 
 export const SUBSCRIBER_COLUMNS = ["Email", "Since", "Source", "Actions"] as const;
@@ -46,25 +47,16 @@ export function SubscriberTabs({
   q: string;
 }) {
   return (
-    <nav aria-label="Subscriber state" className="mt-6 border-b border-slate-200 dark:border-slate-800">
-      <ul className="-mb-px flex flex-wrap gap-1">
-        {SUBSCRIBER_STATES.map((tab) => (
-          <li key={tab}>
-            <Link
-              to={subscriberListHref({ state: tab, q })}
-              aria-current={tab === state ? "page" : undefined}
-              className={`inline-block border-b-2 px-4 py-2 text-sm font-medium ${
-                tab === state
-                  ? "border-indigo-600 text-indigo-800 dark:border-indigo-300 dark:text-indigo-200"
-                  : "border-transparent text-slate-700 hover:border-slate-400 dark:text-slate-300"
-              }`}
-            >
-              {STATE_LABELS[tab]} ({counts[tab]})
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
+    <ListTabs
+      label="Subscriber state"
+      tabs={SUBSCRIBER_STATES.map((tab) => ({
+        key: tab,
+        label: STATE_LABELS[tab],
+        count: counts[tab],
+        href: subscriberListHref({ state: tab, q }),
+        current: tab === state,
+      }))}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
-import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
-import { AdminTable, type AdminTableColumn, EmptyList, SearchButton } from "~/components/admin/admin-list";
+import { data, Link, redirect, useFetcher, useLocation } from "react-router";
+import { AdminTable, type AdminTableColumn, EmptyList, ListSearch, ListTabs } from "~/components/admin/admin-list";
 import {
   COMMENT_CELL_CLASS,
   CommentPager,
@@ -137,43 +137,26 @@ export default function AdminComments({ loaderData }: Route.ComponentProps) {
         </Link>
       </div>
 
-      <nav aria-label="Comment status" className="mt-6 border-b border-slate-200 dark:border-slate-800">
-        <ul className="-mb-px flex gap-1">
-          {COMMENT_STATUSES.map((tab) => (
-            <li key={tab}>
-              <Link
-                to={listHref({ status: tab, post, q })}
-                aria-current={tab === status ? "page" : undefined}
-                className={`inline-block border-b-2 px-4 py-2 text-sm font-medium ${
-                  tab === status
-                    ? "border-indigo-600 text-indigo-800 dark:border-indigo-300 dark:text-indigo-200"
-                    : "border-transparent text-slate-700 hover:border-slate-400 dark:text-slate-300"
-                }`}
-              >
-                {TAB_LABELS[tab]} ({counts[tab]})
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <ListTabs
+        label="Comment status"
+        tabs={COMMENT_STATUSES.map((tab) => ({
+          key: tab,
+          label: TAB_LABELS[tab],
+          count: counts[tab],
+          href: listHref({ status: tab, post, q }),
+          current: tab === status,
+        }))}
+      />
 
-      <Form method="get" action="/admin/comments" role="search" className="mt-4 flex gap-2">
-        <input type="hidden" name="status" value={status} />
-        {post ? <input type="hidden" name="post" value={post} /> : null}
-        <label htmlFor="comment-search" className="sr-only">
-          Search comments by author or text
-        </label>
-        <input
-          id="comment-search"
-          type="search"
-          name="q"
-          defaultValue={q}
-          maxLength={QUERY_MAX}
-          placeholder="Search by author or text"
-          className="w-full max-w-md rounded-md border border-slate-400 bg-white px-3 py-2 text-base sm:text-sm dark:border-slate-500 dark:bg-slate-900"
-        />
-        <SearchButton />
-      </Form>
+      <ListSearch
+        action="/admin/comments"
+        id="comment-search"
+        label="Search comments by author or text"
+        placeholder="Search by author or text"
+        query={q}
+        maxLength={QUERY_MAX}
+        keep={{ status, post }}
+      />
 
       {visible.length === 0 ? (
         <EmptyList className="mt-8">

@@ -1,5 +1,5 @@
-import { data, Form, unstable_useRoute as useRoute, useNavigation } from "react-router";
-import { AdminTable, EmptyList, SearchButton } from "~/components/admin/admin-list";
+import { data, unstable_useRoute as useRoute, useNavigation } from "react-router";
+import { AdminTable, EmptyList, ListSearch } from "~/components/admin/admin-list";
 import { Notice, Panel } from "~/components/admin/panel";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { AddSubscriberForm, ImportSubscribersForm } from "~/components/admin/subscriber-forms";
@@ -102,22 +102,15 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
 
       <SubscriberTabs state={state} counts={counts} q={q} />
 
-      <Form method="get" action="/admin/subscribers" role="search" className="mt-4 flex gap-2">
-        {state !== "active" ? <input type="hidden" name="state" value={state} /> : null}
-        <label htmlFor="subscriber-search" className="sr-only">
-          Search subscribers by email
-        </label>
-        <input
-          id="subscriber-search"
-          type="search"
-          name="q"
-          defaultValue={q}
-          maxLength={QUERY_MAX}
-          placeholder="Search by email"
-          className="w-full max-w-md rounded-md border border-slate-400 bg-white px-3 py-2 text-base sm:text-sm dark:border-slate-500 dark:bg-slate-900"
-        />
-        <SearchButton />
-      </Form>
+      <ListSearch
+        action="/admin/subscribers"
+        id="subscriber-search"
+        label="Search subscribers by email"
+        placeholder="Search by email"
+        query={q}
+        maxLength={QUERY_MAX}
+        keep={{ state: state === "active" ? undefined : state }}
+      />
 
       {subscribers.length === 0 ? (
         <EmptyList className="mt-8">
