@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildPostInput } from "../tests/support/factories.ts";
 import { startSmtpSink } from "../tests/support/smtp-sink.ts";
+import { insertActiveSubscribers } from "../tests/support/subscribers.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import { createServices } from "../server/services/index.ts";
 import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
@@ -84,23 +85,7 @@ export async function benchNewsletter(): Promise<void> {
     const blog = await (await fetch(`${base}/blog`)).text();
     const page = `${base}${blog.match(/href="(\/blog\/[a-z0-9-]+)"/)?.[1] ?? "/blog"}`;
 
-    const at = new Date().toISOString();
-    for (let start = 0; start < SUBSCRIBERS; start += 500) {
-      await handle.db
-        .insertInto("subscribers")
-        .values(
-          Array.from({ length: Math.min(500, SUBSCRIBERS - start) }, (_, offset) => ({
-            id: `reader-${start + offset}`,
-            email: `reader${start + offset}@example.com`,
-            state: "active" as const,
-            source: "import" as const,
-            created_at: at,
-            confirmed_at: at,
-            unsubscribed_at: null,
-          })),
-        )
-        .execute();
-    }
+    await insertActiveSubscribers(handle.db, SUBSCRIBERS);
 
     const idle = await pageLatency(
       page,

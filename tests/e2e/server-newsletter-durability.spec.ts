@@ -6,6 +6,7 @@ import { type DatabaseHandle, openDatabase } from "../../server/db/connect.ts";
 import { createServices } from "../../server/services/index.ts";
 import { UNSUBSCRIBE_PLACEHOLDER } from "../../server/services/newsletter-outbox.ts";
 import { type CaughtEmail, startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
+import { insertActiveSubscribers } from "../support/subscribers.ts";
 import { type StartedServer, startServer, waitForOutput, withScratchPostgresDatabase } from "./server-support.ts";
 
 // Proof that a newsletter send survives the server being killed (issue 24, "Done when"): 5,000
@@ -51,23 +52,7 @@ async function openTarget(databaseUrl: string): Promise<DatabaseHandle> {
 
 /** Inserts the subscribers and queues a demo post's send through the services, as the editor would. */
 async function queueSend(handle: DatabaseHandle): Promise<string> {
-  const at = new Date().toISOString();
-  for (let start = 0; start < SUBSCRIBERS; start += 500) {
-    await handle.db
-      .insertInto("subscribers")
-      .values(
-        Array.from({ length: Math.min(500, SUBSCRIBERS - start) }, (_, offset) => ({
-          id: `reader-${start + offset}`,
-          email: `reader${start + offset}@example.com`,
-          state: "active" as const,
-          source: "import" as const,
-          created_at: at,
-          confirmed_at: at,
-          unsubscribed_at: null,
-        })),
-      )
-      .execute();
-  }
+  await insertActiveSubscribers(handle.db, SUBSCRIBERS);
   const services = createServices({
     db: handle.db,
     dialect: handle.dialect,

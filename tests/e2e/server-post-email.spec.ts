@@ -4,6 +4,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { openDatabase } from "../../server/db/connect.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
+import { insertActiveSubscribers } from "../support/subscribers.ts";
 import { findFreePort, type StartedServer, startServer, waitForOutput } from "./server-support.ts";
 
 // The editor's "Email this post to subscribers" on a server of its own with SMTP_URL (the shared
@@ -41,21 +42,7 @@ test.beforeAll(async () => {
   });
   await waitForOutput(server, /Blog ready at/);
   const handle = await openDatabase({ dialect: "sqlite", filename: `${directory}/blog.sqlite` });
-  const at = new Date().toISOString();
-  await handle.db
-    .insertInto("subscribers")
-    .values(
-      Array.from({ length: SUBSCRIBERS }, (_, index) => ({
-        id: `reader-${index}`,
-        email: `reader${index}@example.com`,
-        state: "active" as const,
-        source: "admin" as const,
-        created_at: at,
-        confirmed_at: at,
-        unsubscribed_at: null,
-      })),
-    )
-    .execute();
+  await insertActiveSubscribers(handle.db, SUBSCRIBERS);
   await handle.close();
 });
 
