@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { requireOwner } from "~/lib/auth.server";
+import { downloadDay } from "~/lib/download.server";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/export-archive";
 
@@ -7,11 +8,10 @@ import type { Route } from "./+types/export-archive";
 export function loader({ request, context }: Route.LoaderArgs) {
   requireOwner({ request, context });
   const archive = context.get(appContext).services.portability.exportArchive();
-  const day = new Date().toISOString().slice(0, 10);
   return new Response(Readable.toWeb(archive) as ReadableStream<Uint8Array>, {
     headers: {
       "Content-Type": "application/zip",
-      "Content-Disposition": `attachment; filename="inkwell-export-${day}.zip"`,
+      "Content-Disposition": `attachment; filename="inkwell-export-${downloadDay()}.zip"`,
       "Cache-Control": "no-store",
     },
   });
