@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { DomainError } from "#domain/errors.ts";
 import { DEFAULT_IMPORT_OPTIONS } from "#domain/portability.ts";
@@ -10,6 +11,7 @@ import { TEST_PASSWORD_COST } from "../support/factories.ts";
 import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8");
+const schema = JSON.parse(readFileSync(new URL("../../docs/export-format.schema.json", import.meta.url), "utf8"));
 
 /** The domain error a call refuses with. */
 async function refusal(work: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
@@ -212,6 +214,8 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
     let text = "";
     for await (const chunk of services.portability.exportBlog()) text += chunk;
     const exported = JSON.parse(text) as { subscribers: Record<string, unknown>[] };
+    const validate = new Ajv({ allErrors: true }).compile(schema);
+    expect(validate(exported), JSON.stringify(validate.errors)).toBe(true);
     expect(exported.subscribers).toHaveLength(3);
     expect(exported.subscribers).toContainEqual({
       id: left.id,
