@@ -72,6 +72,8 @@ const ADMIN_PAGES = [
   "/admin/posts",
   "/admin/comments",
   "/admin/comments/settings",
+  "/admin/subscribers",
+  "/admin/subscribers/export.csv",
   "/admin/users",
   "/admin/settings",
   "/admin/settings/activity",
@@ -123,6 +125,8 @@ const QUERY_NAMES = [
   "status",
   "post",
   "saved",
+  "state",
+  "after",
 ];
 const WRONG_METHODS = ["TRACE", "PUT", "PATCH", "DELETE", "PROPFIND", "OPTIONS", "MKCOL", "LOCK", "PURGE", "FOO"];
 const WRONG_CONTENT_TYPES = [
@@ -484,6 +488,9 @@ function formTarget(random: Random, site: FuzzSite): { target: string; admin: bo
     "/logout",
     "/admin/comments",
     "/admin/comments/settings",
+    "/admin/subscribers/add",
+    "/admin/subscribers/remove",
+    "/admin/subscribers/import",
     "/admin/settings",
     "/admin/users/invite",
     "/admin/users/manage",
