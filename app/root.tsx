@@ -31,9 +31,11 @@ export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 export function loader({ context }: Route.LoaderArgs) {
   const { site, services } = context.get(appContext);
   const user = context.get(userContext);
+  // Every page carries this; the email settings stay out of it, so no page shows the Reply-To to scrapers.
+  const { emailFromName: _emailFromName, emailReplyTo: _emailReplyTo, ...shown } = site;
   return {
     user: user ? { username: user.username, email: user.email, role: user.role, isAdmin: user.isAdmin } : null,
-    site,
+    site: shown,
     subscriptionsOpen: services.subscriptions.open,
   };
 }

@@ -1,10 +1,12 @@
 import { z } from "./zod.ts";
+import { EMAIL_MAX } from "./account.ts";
 import { defineForm, formText } from "./forms.ts";
 
 export const SITE_TITLE_MAX = 80;
 export const SITE_DESCRIPTION_MAX = 300;
 export const FOOTER_TEXT_MAX = 300;
 export const POSTS_PER_PAGE_MAX = 100;
+export const EMAIL_FROM_NAME_MAX = 80;
 
 export { DEFAULT_FOOTER_TEXT, DEFAULT_SITE_DESCRIPTION, DEFAULT_SITE_TITLE } from "./site-defaults.ts";
 
@@ -45,13 +47,42 @@ export const siteSettingsSchema = z.object({
     .max(POSTS_PER_PAGE_MAX, `Posts per page must be a whole number from 1 to ${POSTS_PER_PAGE_MAX}`),
   timeZone: z.string().trim().refine(isTimeZone, "Please enter a time zone such as Europe/Paris or UTC"),
   footerText: z.string().trim().max(FOOTER_TEXT_MAX, `Footer text must be at most ${FOOTER_TEXT_MAX} characters`),
+  // Blank means the site's title, so a new title shows in the next email too.
+  emailFromName: z
+    .string()
+    .trim()
+    .max(EMAIL_FROM_NAME_MAX, `Sender name must be at most ${EMAIL_FROM_NAME_MAX} characters`)
+    // nodemailer encodes the name, but a name that could end the header is refused outright.
+    .refine((value) => !/[\r\n<>"]/.test(value), 'Sender name cannot hold line breaks, < > or "'),
+  emailReplyTo: z
+    .string()
+    .trim()
+    .refine(
+      (value) => value === "" || (value.length <= EMAIL_MAX && z.email().safeParse(value).success),
+      "Reply-To must be a valid email address",
+    ),
 });
 
 /** The site's settings as saved (or defaulted); the request context adds the address it answers on. */
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
+/** Who every email says it is from (MAIL_FROM gives the address) and where replies go. */
+export function emailSender(settings: SiteSettings): { name: string; replyTo: string | undefined } {
+  return { name: settings.emailFromName || settings.title, replyTo: settings.emailReplyTo || undefined };
+}
+
 export const siteSettingsForm = defineForm({
-  fields: ["title", "description", "aboutUrl", "sourceUrl", "postsPerPage", "timeZone", "footerText"],
+  fields: [
+    "title",
+    "description",
+    "aboutUrl",
+    "sourceUrl",
+    "postsPerPage",
+    "timeZone",
+    "footerText",
+    "emailFromName",
+    "emailReplyTo",
+  ],
   read: (formData: FormData) => ({
     title: formText(formData, "title"),
     description: formText(formData, "description"),
@@ -60,6 +91,8 @@ export const siteSettingsForm = defineForm({
     postsPerPage: formText(formData, "postsPerPage"),
     timeZone: formText(formData, "timeZone"),
     footerText: formText(formData, "footerText"),
+    emailFromName: formText(formData, "emailFromName"),
+    emailReplyTo: formText(formData, "emailReplyTo"),
   }),
   schema: siteSettingsSchema,
 });

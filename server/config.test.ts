@@ -75,7 +75,6 @@ describe("configuration", () => {
       }).mail,
     ).toEqual({
       smtpUrl: "smtps://user:secret@smtp.example.com:465",
-      from: "Heron Blog <news@example.com>",
       fromAddress: "news@example.com",
       rate: 10,
     });

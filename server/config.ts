@@ -59,14 +59,17 @@ const smtpUrl = z
     message: "must be smtp://user:pass@host:port or smtps://user:pass@host:port",
   });
 
-/** `Name <address>` or a bare address: the From of every email. */
+/**
+ * `Name <address>` or a bare address: the address every email is sent from. The name shown
+ * beside it is Settings' (or the site's title), so a name here is accepted and not used.
+ */
 const mailFrom = z
   .string()
   .trim()
   .transform((value, context) => {
     const match = /^(?:(?<name>[^<>]*?)\s*<(?<named>[^<>\s]+)>|(?<bare>[^<>\s]+))$/.exec(value);
     const address = match?.groups?.named ?? match?.groups?.bare ?? "";
-    if (z.email().safeParse(address).success) return { from: value, address };
+    if (z.email().safeParse(address).success) return address;
     context.addIssue({
       code: "custom",
       message: "must be an address, or a name and an address: Blog <news@example.com>",
@@ -154,9 +157,7 @@ export interface Config {
 export interface MailConfig {
   /** smtp:// or smtps://, with the credentials: never logged. */
   smtpUrl: string;
-  /** As MAIL_FROM was written: `Name <address>` or an address. */
-  from: string;
-  /** The address alone, for the mailto: of List-Unsubscribe. */
+  /** MAIL_FROM's address: the From of every email and the mailto: of List-Unsubscribe. */
   fromAddress: string;
   /** Messages per second this server hands to SMTP. */
   rate: number;
@@ -209,8 +210,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       parsed.SMTP_URL && parsed.MAIL_FROM
         ? {
             smtpUrl: parsed.SMTP_URL,
-            from: parsed.MAIL_FROM.from,
-            fromAddress: parsed.MAIL_FROM.address,
+            fromAddress: parsed.MAIL_FROM,
             rate: parsed.SMTP_RATE,
           }
         : undefined,

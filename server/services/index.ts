@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
+import { emailSender } from "#domain/site-settings.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
 import { type Dialect, pingDatabase } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
@@ -76,6 +77,7 @@ export function createServices({
     now,
     unsubscribeUrl: (subscriberId) =>
       absoluteUrl(siteUrl, `/unsubscribe?token=${encodeURIComponent(tokens.unsubscribeToken(subscriberId))}`),
+    readSender: async () => emailSender(await siteSettings.current()),
     tuning: outboxTuning,
   });
   const readSite = async () => ({ title: (await siteSettings.current()).title, url: siteUrl });

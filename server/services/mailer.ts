@@ -6,6 +6,9 @@ export interface OutgoingMessage {
   subject: string;
   html: string;
   text: string;
+  /** The name shown beside MAIL_FROM's address: Settings' sender name, or the site's title. */
+  fromName: string;
+  replyTo?: string;
   headers?: Record<string, string>;
 }
 
@@ -55,7 +58,9 @@ export async function createMailer(config: MailConfig): Promise<Mailer> {
     rate: config.rate,
     async send(message) {
       try {
-        await transport.sendMail({ from: config.from, ...message });
+        const { fromName, ...rest } = message;
+        // nodemailer writes (and encodes) the header from the parts, so a name never needs escaping here.
+        await transport.sendMail({ ...rest, from: { name: fromName, address: config.fromAddress } });
       } catch (error) {
         throw toMailerError(error);
       }

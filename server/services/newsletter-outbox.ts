@@ -28,6 +28,12 @@ export type { SendProgress } from "../repositories/email-outbox.ts";
 /** Filled per recipient at send time, in the bodies and the List-Unsubscribe header. */
 export const UNSUBSCRIBE_PLACEHOLDER = "{{unsubscribe_url}}";
 
+/** Who an email says it is from (beside MAIL_FROM's address) and where replies go. */
+export interface Sender {
+  name: string;
+  replyTo: string | undefined;
+}
+
 export interface OutboxTuning {
   /** Deliveries claimed at once; at most SMTP_RATE, so a batch takes about a second. */
   batchSize?: number;
@@ -55,6 +61,7 @@ export function createOutbox({
   dialect,
   now,
   unsubscribeUrl,
+  readSender,
   tuning = {},
 }: {
   db: Kysely<Database>;
@@ -62,6 +69,8 @@ export function createOutbox({
   now: () => Date;
   /** The one-click unsubscribe address of a subscriber, put in their post emails. */
   unsubscribeUrl: (subscriberId: string) => string;
+  /** The From name and Reply-To, read for each batch so a change in Settings applies to the next. */
+  readSender: () => Promise<Sender>;
   tuning?: OutboxTuning;
 }) {
   const { leaseMs, pollMs, retryBaseMs, batchSize } = { ...DEFAULTS, ...tuning };
@@ -78,6 +87,7 @@ export function createOutbox({
     });
     if (claimed.length === 0) return false;
 
+    const sender = await readSender();
     const sends = await findClaimedSends(db, [...new Set(claimed.map((delivery) => delivery.sendId))]);
     const active = await findActiveSubscriberIds(db, postSubscriberIds(claimed, sends));
     const outcome: BatchOutcome = { at: "", sent: [], failed: [], retry: [], dropped: [], bounced: [] };
@@ -97,7 +107,7 @@ export function createOutbox({
       await Promise.all(
         deliverable.map(async (delivery) => {
           try {
-            await mailer.send(compose(delivery, sends.get(delivery.sendId)!, mailer.fromAddress));
+            await mailer.send(compose(delivery, sends.get(delivery.sendId)!, sender, mailer.fromAddress));
             outcome.sent.push(delivery);
           } catch (error) {
             sortFailure(outcome, delivery, error);
@@ -128,12 +138,14 @@ export function createOutbox({
     }
   }
 
-  function compose(delivery: ClaimedDelivery, send: ClaimedSend, fromAddress: string): OutgoingMessage {
+  function compose(delivery: ClaimedDelivery, send: ClaimedSend, sender: Sender, fromAddress: string): OutgoingMessage {
+    const from = { fromName: sender.name, ...(sender.replyTo ? { replyTo: sender.replyTo } : {}) };
     if (send.kind !== "post" || !delivery.subscriberId) {
-      return { to: delivery.to, subject: send.subject, html: send.html, text: send.text };
+      return { ...from, to: delivery.to, subject: send.subject, html: send.html, text: send.text };
     }
     const url = unsubscribeUrl(delivery.subscriberId);
     return {
+      ...from,
       to: delivery.to,
       subject: send.subject,
       html: send.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeHtml(url)),

@@ -26,6 +26,8 @@ export function defaultSiteSettings(links: { aboutUrl: string; sourceUrl: string
     postsPerPage: POSTS_PER_PAGE,
     timeZone: "UTC",
     footerText: DEFAULT_FOOTER_TEXT,
+    emailFromName: "",
+    emailReplyTo: "",
   };
 }
 

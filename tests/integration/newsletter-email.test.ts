@@ -29,7 +29,6 @@ describe.each(testDialects())("a stored post emailed through SMTP on $dialect", 
     sink = await startSmtpSink();
     mailer = await createMailer({
       smtpUrl: sink.url,
-      from: "Field Notes <news@notes.example>",
       fromAddress: "news@notes.example",
       rate: 100,
     });
@@ -47,6 +46,7 @@ describe.each(testDialects())("a stored post emailed through SMTP on $dialect", 
     const email = composePostEmail(post!, SITE);
     const fill = (text: string) => text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, UNSUBSCRIBE_URL);
     await mailer.send({
+      fromName: SITE.title,
       to: "reader@example.com",
       subject: email.subject,
       html: fill(email.html),

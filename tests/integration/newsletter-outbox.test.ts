@@ -10,7 +10,8 @@ import { createPosts } from "../support/factories.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type TestBlog, useTestBlog } from "../support/test-blog.ts";
 
-const FROM = { from: "Heron Notes <news@blog.example>", fromAddress: "news@blog.example" };
+const FROM = { fromAddress: "news@blog.example" };
+const readSender = async () => ({ name: "Heron Notes", replyTo: undefined });
 const unsubscribeUrl = (id: string) => `https://blog.example/unsubscribe?token=u.${id}&k=1`;
 const POST_EMAIL = {
   subject: "A heron at dawn",
@@ -61,6 +62,7 @@ describe.each(testDialects())("the newsletter outbox on $dialect", ({ dialect, s
       dialect,
       now: blog.clock.now,
       unsubscribeUrl,
+      readSender,
       tuning: { pollMs: 10, retryBaseMs: 60_000, ...tuning },
     });
 
@@ -257,6 +259,7 @@ describe.each(testDialects())("the newsletter outbox on $dialect", ({ dialect, s
         dialect,
         now: blog.clock.now,
         unsubscribeUrl,
+        readSender,
         tuning: { pollMs: 10, batchSize: 10 },
       });
       outbox = makeOutbox({ batchSize: 10 });

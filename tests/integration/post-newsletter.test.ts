@@ -8,7 +8,7 @@ import { buildPostInput, createManualClock, TEST_PASSWORD_COST, TEST_WRITER } fr
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { TEST_COMMENT_IP_SALT } from "../support/test-blog.ts";
 
-const FROM = { from: "Heron Notes <news@blog.example>", fromAddress: "news@blog.example" };
+const FROM = { fromAddress: "news@blog.example" };
 const HOUR = 3_600_000;
 
 /** Long enough for the worker (polling every 10 ms) to have sent anything it was going to. */

@@ -286,7 +286,6 @@ describe.each(testDialects())("double opt-in through a real SMTP server on $dial
     const sink = await startSmtpSink();
     const mailer = await createMailer({
       smtpUrl: sink.url,
-      from: "Field Notes <news@notes.example>",
       fromAddress: "news@notes.example",
       rate: 100,
     });
@@ -296,6 +295,7 @@ describe.each(testDialects())("double opt-in through a real SMTP server on $dial
       dialect,
       now: blog.clock.now,
       unsubscribeUrl: (id) => absoluteUrl(SITE.url, `/unsubscribe?token=${tokens.unsubscribeToken(id)}`),
+      readSender: async () => ({ name: SITE.title, replyTo: undefined }),
       tuning: { pollMs: 10 },
     });
     outbox.start(mailer, (error) => workerErrors.push(error));

@@ -6,6 +6,7 @@ import { actorOf, requireOwner } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
 import { parseSubmission, perform } from "~/lib/forms.server";
 import {
+  EMAIL_FROM_NAME_MAX,
   FOOTER_TEXT_MAX,
   POSTS_PER_PAGE_MAX,
   SITE_DESCRIPTION_MAX,
@@ -123,6 +124,39 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             />
           )}
         </Field>
+        <fieldset className="space-y-5">
+          <legend className="text-lg font-semibold">Email</legend>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Newsletters and confirmations are sent from the address in MAIL_FROM; your SMTP provider must allow it.
+          </p>
+          <Field
+            {...form.field("emailFromName")}
+            label="Sender name"
+            hint="Shown beside that address. Leave empty to use the site title."
+          >
+            {(control) => (
+              <input
+                {...control}
+                name="emailFromName"
+                defaultValue={values.emailFromName}
+                maxLength={EMAIL_FROM_NAME_MAX}
+                placeholder={loaderData.settings.title}
+                className={inputStyles}
+              />
+            )}
+          </Field>
+          <Field {...form.field("emailReplyTo")} label="Reply-To" hint="Where replies go. Leave empty for MAIL_FROM.">
+            {(control) => (
+              <input
+                {...control}
+                name="emailReplyTo"
+                type="email"
+                defaultValue={values.emailReplyTo}
+                className={inputStyles}
+              />
+            )}
+          </Field>
+        </fieldset>
         <button type="submit" disabled={saving} className={buttonStyles.primary}>
           {saving ? "Saving…" : "Save settings"}
         </button>

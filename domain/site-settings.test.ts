@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { validateForm } from "./forms.ts";
+import { emailSender, siteSettingsForm } from "./site-settings.ts";
+
+const SAVED = {
+  title: "Field Notes",
+  description: "",
+  aboutUrl: "https://notes.example/about",
+  sourceUrl: "https://notes.example/source",
+  postsPerPage: "10",
+  timeZone: "UTC",
+  footerText: "",
+  emailFromName: "",
+  emailReplyTo: "",
+};
+
+describe("the email settings", () => {
+  it("are optional: a blank sender name and Reply-To save, and the sender is then the site's title", () => {
+    const result = validateForm(siteSettingsForm, { ...SAVED, emailFromName: " ", emailReplyTo: "" });
+    expect(result.success && result.data).toMatchObject({ emailFromName: "", emailReplyTo: "" });
+    expect(result.success && emailSender(result.data)).toEqual({ name: "Field Notes", replyTo: undefined });
+  });
+
+  it("keep a sender name and a Reply-To address", () => {
+    const result = validateForm(siteSettingsForm, {
+      ...SAVED,
+      emailFromName: " Ada at Field Notes ",
+      emailReplyTo: " ada@notes.example ",
+    });
+    expect(result.success && emailSender(result.data)).toEqual({
+      name: "Ada at Field Notes",
+      replyTo: "ada@notes.example",
+    });
+  });
+
+  it("refuse a sender name that could break the From header", () => {
+    for (const name of ["Field\r\nBcc: x@evil.example", "Field\nNotes", 'Field "Notes"', "Field <Notes>"]) {
+      expect(validateForm(siteSettingsForm, { ...SAVED, emailFromName: name })).toEqual({
+        success: false,
+        errors: { emailFromName: 'Sender name cannot hold line breaks, < > or "' },
+      });
+    }
+    expect(validateForm(siteSettingsForm, { ...SAVED, emailFromName: "x".repeat(81) })).toEqual({
+      success: false,
+      errors: { emailFromName: "Sender name must be at most 80 characters" },
+    });
+  });
+
+  it("refuse a Reply-To that is not one email address", () => {
+    for (const address of ["not an address", "a@b.example, c@d.example", "a@b.example\r\nBcc: x@evil.example"]) {
+      expect(validateForm(siteSettingsForm, { ...SAVED, emailReplyTo: address })).toEqual({
+        success: false,
+        errors: { emailReplyTo: "Reply-To must be a valid email address" },
+      });
+    }
+  });
+});
