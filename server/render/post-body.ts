@@ -7,6 +7,7 @@ import type { PostFormat } from "#domain/post.ts";
 import { htmlToText, sanitizePostHtml } from "../html.ts";
 import { gfmExtensions } from "./gfm.ts";
 import { highlightCode } from "./highlight.ts";
+import { escapeHtml } from "./escape-html.ts";
 
 /** A post body ready to store: sanitised HTML (with its table of contents), and its reading time. */
 export interface RenderedBody {
@@ -18,10 +19,6 @@ export interface RenderedBody {
 /** Posts with more headings than this open with a table of contents. */
 export const TOC_MIN_HEADINGS = 4;
 const WORDS_PER_MINUTE = 230;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 /**
  * Ids a reader can link to and that stay put when the text around a heading changes.

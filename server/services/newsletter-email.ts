@@ -4,6 +4,7 @@ import type { Post } from "#domain/post.ts";
 import { absoluteUrl, postPath, resolveUrl } from "#domain/site-urls.ts";
 import { rewriteHtmlUrls } from "../render/absolute-urls.ts";
 import { UNSUBSCRIBE_PLACEHOLDER } from "./newsletter-outbox.ts";
+import { escapeHtml } from "../render/escape-html.ts";
 
 /** The blog as an email names it: its title from Settings and SITE_URL. */
 export interface EmailSite {
@@ -106,10 +107,6 @@ function emailBody(contentHtml: string): string {
       }),
     },
   });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /** The blog's address as a reader reads it: host and path, no scheme or trailing slash. */
