@@ -296,6 +296,17 @@ function isCategoryName(value: unknown): value is Category {
   return (CATEGORIES as readonly unknown[]).includes(value);
 }
 
+/**
+ * Columns a row cannot do without: the database has no default for them, and a post's or
+ * comment's text must not become the word "undefined". Other posts columns take the
+ * schema's defaults, as for an older export.
+ */
+const REQUIRED_COLUMNS: { readonly [Section in ExportSection]?: readonly string[] } = {
+  posts: ["id", "title", "content"],
+  comments: ["id", "post_id", "author", "content", "created_at", "status"],
+  revisions: ["id", "post_id", "number", "kind", "saved_by", "title", "content", "format", "created_at"],
+};
+
 /** One row of our own export, back in column names; unknown properties are reported, not stored. */
 const INTEGER_COLUMNS = new Set(["published", "comments_closed", "number", "reading_minutes", "bounces"]);
 const NULLABLE_COLUMNS = new Set(["publish_at", "held_reason", "confirmed_at", "unsubscribed_at"]);
@@ -339,6 +350,7 @@ function readOwnRow(
     const key = exportKey(column);
     known.add(key);
     if (key in json) row[column] = readOwnValue(column, json[key], `${section}[${index}].${key}`);
+    else if (REQUIRED_COLUMNS[section]?.includes(column)) refuse(`${section}[${index}].${key} is missing.`);
   }
   if (section === "posts") row.tags = json.tags;
   const unknown = Object.keys(json).filter((key) => !known.has(key));

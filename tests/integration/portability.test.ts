@@ -539,6 +539,26 @@ describe.each(testDialects())("export and import on $dialect", ({ dialect, skip 
     await expect(services.portability.importBlog(halfBad, OPTIONS)).rejects.toThrow(/unknown status/);
     expect({ ...(await exportOf(services)), exportedAt: "" }).toEqual({ ...before, exportedAt: "" });
   });
+
+  it("refuses rows of its own format that lack what a post or comment needs, and changes nothing", async () => {
+    const { services } = blog;
+    const before = await exportOf(services);
+    const { content: _content, ...postWithoutContent } = await exportOfOnePost(services);
+    const comment = { id: "c1", postId: "whole", content: "B", createdAt: before.exportedAt, status: "approved" };
+    const attempts: [Record<string, unknown>, RegExp][] = [
+      [{ posts: [{ ...postWithoutContent, id: "no-content" }] }, /posts\[0\]\.content is missing/],
+      [
+        { posts: [{ ...(await exportOfOnePost(services)), id: "whole" }], comments: [comment] },
+        /comments\[0\]\.author is missing/,
+      ],
+    ];
+    for (const [sections, message] of attempts) {
+      const refusal = services.portability.importBlog(JSON.stringify({ ...before, ...sections }), OPTIONS);
+      await expect(refusal).rejects.toThrow(message);
+      await expect(refusal).rejects.toMatchObject({ code: "IMPORT_REFUSED" });
+    }
+    expect({ ...(await exportOf(services)), exportedAt: "" }).toEqual({ ...before, exportedAt: "" });
+  });
 });
 
 async function exportOfOnePost(services: Services): Promise<Record<string, unknown>> {
