@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { Comment, CommentStatus, ModeratedComment } from "#domain/comment.ts";
 import type { Database } from "../db/schema.ts";
 import { selectPublicPosts } from "./posts-public.ts";
-import { selectPostsAtAddress } from "./posts-rows.ts";
+import { escapeLikePattern, selectPostsAtAddress } from "./posts-rows.ts";
 import { newId, toIsoString } from "./rows.ts";
 
 /** What taking a comment needs to know of its post: never its body. */
@@ -193,10 +193,6 @@ export interface ModerationFilter {
   postId?: string;
   /** Matches the author or the text, ignoring case. */
   search?: string;
-}
-
-function escapeLikePattern(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 function selectModerated(db: Kysely<Database>, filter: Omit<ModerationFilter, "status">) {

@@ -146,14 +146,16 @@ export async function listSubscribers(
  */
 export async function deleteSubscriber(db: Db, id: string): Promise<boolean> {
   return inTransaction(db, async (trx) => {
-    const removed = await trx.deleteFrom("subscribers").where("id", "=", id).returning("email").executeTakeFirst();
-    if (!removed) return false;
+    const subscriber = await trx.selectFrom("subscribers").select("email").where("id", "=", id).executeTakeFirst();
+    if (!subscriber) return false;
+    // Before the delete: it sets their deliveries' subscriber_id to null.
     await trx
       .updateTable("email_deliveries")
       .set({ to_address: "" })
-      .where((eb) => eb.or([eb("subscriber_id", "=", id), eb("to_address", "=", removed.email)]))
+      .where((eb) => eb.or([eb("subscriber_id", "=", id), eb("to_address", "=", subscriber.email)]))
       .where("state", "in", ["sent", "failed", "cancelled"])
       .execute();
+    await trx.deleteFrom("subscribers").where("id", "=", id).execute();
     return true;
   });
 }

@@ -88,7 +88,7 @@ export async function requirePublicPost(db: Kysely<Database>, id: string, now: D
 }
 
 /** The published post at a /blog/{address} URL: its slug, a former slug or its id. */
-export async function requirePublicPostAt(db: Kysely<Database>, address: string, now: Date): Promise<Post> {
+async function requirePublicPostAt(db: Kysely<Database>, address: string, now: Date): Promise<Post> {
   const id = await guardDatabase(() => posts.findPostIdByAddress(db, address));
   return requirePublicPost(db, id ?? address, now);
 }
