@@ -10,6 +10,11 @@ import type { Route } from "./+types/account-two-factor";
  * The two-factor panel of /admin/account: set up, confirm with a code, or turn off. Codes and
  * passwords are never sent back to the page; the recovery codes are, this once.
  */
+/** A refusal's Retry-After reaches the page a browser without JavaScript gets back. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders;
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireAdmin({ request, context });
   const { services, clientAddress } = context.get(appContext);
