@@ -133,6 +133,10 @@ export interface CommentsTable {
   ip_hash: string | null;
   /** Why the policy held it, for the moderator; null when it was published at once. */
   held_reason: string | null;
+  /** A reply from the fediverse (migration 0017): the note's id (unique), its author's profile and handle; null otherwise. */
+  remote_note_url: ColumnType<string | null, string | null | undefined, string | null>;
+  remote_actor_url: ColumnType<string | null, string | null | undefined, string | null>;
+  remote_actor_handle: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Addresses (as hashes) whose comments are held: added when a moderator marks a comment as spam. */
@@ -314,6 +318,32 @@ export interface EmailDeliveriesTable {
   sent_at: string | null;
 }
 
+/** An account following the blog from the fediverse (migration 0017), keyed by its actor URL. */
+export interface FediverseFollowersTable {
+  id: string;
+  actor_url: string;
+  /** "@alice@example.social" */
+  handle: string;
+  /** The host of its actor URL, as the admin list shows it. */
+  server: string;
+  inbox_url: string;
+  shared_inbox_url: string | null;
+  /** The Follow's id, which the Accept or Reject names. */
+  follow_activity_id: string | null;
+  state: "accepted" | "pending";
+  created_at: string;
+}
+
+/** A like or a boost of a post, one per (post, kind, actor); `activity_id` is what an Undo names. */
+export interface FediverseReactionsTable {
+  id: string;
+  post_id: string;
+  kind: "like" | "announce";
+  actor_url: string;
+  activity_id: string;
+  created_at: string;
+}
+
 export interface Database {
   posts: PostsTable;
   published_post_counts: PublishedPostCountsTable;
@@ -340,4 +370,6 @@ export interface Database {
   subscribers: SubscribersTable;
   email_sends: EmailSendsTable;
   email_deliveries: EmailDeliveriesTable;
+  fediverse_followers: FediverseFollowersTable;
+  fediverse_reactions: FediverseReactionsTable;
 }

@@ -20,12 +20,10 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
   });
 
   it("step back over the newest one and forward again", async () => {
-    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0015-newsletter");
+    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0016-post-newsletter");
     expect(error).toBeUndefined();
-    expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual([
-      "Down 0016-post-newsletter",
-    ]);
-    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0016-post-newsletter"]);
+    expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual(["Down 0017-fediverse"]);
+    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0017-fediverse"]);
   });
 
   it("create the tables every query needs", async () => {
@@ -42,6 +40,8 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
         "subscribers",
         "email_sends",
         "email_deliveries",
+        "fediverse_followers",
+        "fediverse_reactions",
       ]),
     );
   });
