@@ -344,6 +344,76 @@ export interface FediverseReactionsTable {
   created_at: string;
 }
 
+/**
+ * One counted page view (migration 0019, docs/decisions/0016-analytics.md); kept `retentionDays`.
+ * `day` ('YYYY-MM-DD') and `hour` ('YYYY-MM-DDTHH') are the site's time zone when it was counted.
+ */
+export interface AnalyticsEventsTable {
+  /** Autoincrement (SQLite) or bigserial (PostgreSQL): the rollup's watermark. */
+  id: Generated<number>;
+  occurred_at: string;
+  day: string;
+  hour: string;
+  kind: "view" | "not_found";
+  path: string;
+  /** 32 hex characters: SHA-256 of the day's salt, the host, the address and the user agent. */
+  visitor_key: string;
+  /** A named source ("Google") or the referrer's host; null: none (direct). */
+  source: string | null;
+  referrer_host: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  browser: string;
+  os: string;
+  device: "desktop" | "mobile" | "tablet";
+  screen: "small" | "medium" | "large";
+  country: string | null;
+}
+
+/** Views and visitors a day per dimension and value ('' for the total), kept for good. */
+export interface AnalyticsDailyTable {
+  day: string;
+  dimension: string;
+  value: string;
+  views: number;
+  visitors: number;
+}
+
+export interface AnalyticsHourlyTable {
+  hour: string;
+  views: number;
+  visitors: number;
+}
+
+/** The rollups hold every event with `id <= through_id`; `seen_id` is the next pass's bound. */
+export interface AnalyticsRollupStateTable {
+  name: string;
+  through_id: number;
+  seen_id: number;
+  seen_at: string;
+}
+
+/** Today's salt only: a day's row is deleted once the day is over. */
+export interface AnalyticsSaltsTable {
+  day: string;
+  salt: string;
+}
+
+export interface AnalyticsFeedFetchesTable {
+  day: string;
+  fetcher: string;
+  fetcher_key: string;
+  subscribers: number | null;
+}
+
+export interface AnalyticsFeedDailyTable {
+  day: string;
+  fetcher: string;
+  fetchers: number;
+  subscribers: number;
+}
+
 export interface Database {
   posts: PostsTable;
   published_post_counts: PublishedPostCountsTable;
@@ -372,4 +442,11 @@ export interface Database {
   email_deliveries: EmailDeliveriesTable;
   fediverse_followers: FediverseFollowersTable;
   fediverse_reactions: FediverseReactionsTable;
+  analytics_events: AnalyticsEventsTable;
+  analytics_daily: AnalyticsDailyTable;
+  analytics_hourly: AnalyticsHourlyTable;
+  analytics_rollup_state: AnalyticsRollupStateTable;
+  analytics_salts: AnalyticsSaltsTable;
+  analytics_feed_fetches: AnalyticsFeedFetchesTable;
+  analytics_feed_daily: AnalyticsFeedDailyTable;
 }
