@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketsOf, dayIn, describeChange, readAnalyticsRange, readDayRange } from "./analytics-ranges.ts";
+import { bucketsOf, dayIn, hourIn, describeChange, readAnalyticsRange, readDayRange } from "./analytics-ranges.ts";
 
 const read = (query: Partial<{ range: string; from: string; to: string }>, today = "2026-03-15") =>
   readAnalyticsRange({ range: "", from: "", to: "", ...query }, today);
@@ -87,6 +87,8 @@ describe("the Analytics screen's ranges", () => {
     expect(dayIn("UTC", now)).toBe("2026-03-15");
     expect(dayIn("Europe/Paris", now)).toBe("2026-03-16");
     expect(dayIn("America/Los_Angeles", now)).toBe("2026-03-15");
+    expect(hourIn("Europe/Paris", now)).toBe("2026-03-16T00");
+    expect(hourIn("Asia/Kolkata", new Date("2026-03-15T18:29:00Z"))).toBe("2026-03-15T23");
   });
 
   it("says how the totals changed", () => {

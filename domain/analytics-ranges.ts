@@ -56,16 +56,28 @@ export function daysIn({ from, to }: DayRange): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 }
 
-/** The calendar day at `now` in `timeZone`. */
-export function dayIn(timeZone: string, now: Date): string {
+function partsIn(timeZone: string, instant: Date): (type: string) => string {
   const parts = new Intl.DateTimeFormat("en-US", {
     timeZone,
     year: "numeric",
     month: "2-digit",
     day: "2-digit",
-  }).formatToParts(now);
-  const part = (type: string) => parts.find((item) => item.type === type)?.value ?? "";
+    hour: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(instant);
+  return (type) => parts.find((item) => item.type === type)?.value ?? "";
+}
+
+/** The calendar day ('YYYY-MM-DD') at `instant` in `timeZone`. */
+export function dayIn(timeZone: string, instant: Date): string {
+  const part = partsIn(timeZone, instant);
   return `${part("year")}-${part("month")}-${part("day")}`;
+}
+
+/** The hour ('YYYY-MM-DDTHH') at `instant` in `timeZone`. */
+export function hourIn(timeZone: string, instant: Date): string {
+  const part = partsIn(timeZone, instant);
+  return `${part("year")}-${part("month")}-${part("day")}T${part("hour")}`;
 }
 
 function previousOf(range: DayRange): DayRange {
@@ -138,9 +150,9 @@ export function bucketsOf(range: AnalyticsRange): string[] {
   return [...new Set(days.map((day) => day.slice(0, 7)))];
 }
 
-/** The bucket a day falls in. */
-export function bucketOfDay(day: string, granularity: Granularity): string {
-  return granularity === "month" ? day.slice(0, 7) : day;
+/** The bucket an hour ('YYYY-MM-DDTHH') falls in. */
+export function bucketOfHour(hour: string, granularity: Granularity): string {
+  return granularity === "hour" ? hour : granularity === "day" ? hour.slice(0, 10) : hour.slice(0, 7);
 }
 
 /** "+12%", "−5%", "0%"; "new" when the previous period had none, "" when neither had any. */

@@ -4,6 +4,7 @@ import { emailSender } from "#domain/site-settings.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
 import { type Dialect, pingDatabase } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
+import { createAnalyticsReports } from "./analytics-reports.ts";
 import { createAuditLog } from "./audit.ts";
 import { createAuthService } from "./auth.ts";
 import { createCommentService } from "./comments.ts";
@@ -107,6 +108,7 @@ export function createServices({
     portability: createPortabilityService({ db, now, changes, mediaStore: store }),
     media: createMediaService({ db, store, now }),
     health: { check: () => pingDatabase(db) },
+    analyticsReports: createAnalyticsReports({ db, now }),
   };
 }
 

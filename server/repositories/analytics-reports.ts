@@ -1,0 +1,159 @@
+// What the Analytics screen reads: the rollups (kept for good), raw events of the last minutes
+// only, and the subscribers' and followers' own tables. Writes live in repositories/analytics.ts.
+import { sql } from "kysely";
+import type { AnalyticsDimension } from "#domain/analytics.ts";
+import type { DayRange } from "#domain/analytics-ranges.ts";
+import type { Figures, ListRow, SeriesPoint } from "#domain/analytics-report.ts";
+import type { Db } from "./rows.ts";
+
+/** How many new rows began in each UTC hour ('YYYY-MM-DDTHH'). */
+export interface HourCount {
+  hour: string;
+  count: number;
+}
+
+const figures = (row: { views: unknown; visitors: unknown }): Figures => ({
+  views: Number(row.views ?? 0),
+  visitors: Number(row.visitors ?? 0),
+});
+
+/** A dimension's views and visitors summed over a range; for `total`, the range's totals. */
+export async function sumDimension(db: Db, dimension: AnalyticsDimension, range: DayRange): Promise<Figures> {
+  const row = await db
+    .selectFrom("analytics_daily")
+    .select((eb) => [
+      eb.fn.sum<number | string>("views").as("views"),
+      eb.fn.sum<number | string>("visitors").as("visitors"),
+    ])
+    .where("dimension", "=", dimension)
+    .where("day", ">=", range.from)
+    .where("day", "<=", range.to)
+    .executeTakeFirstOrThrow();
+  return figures(row);
+}
+
+/** One value of a dimension (a path) over a range. */
+export async function sumDimensionValue(
+  db: Db,
+  dimension: AnalyticsDimension,
+  value: string,
+  range: DayRange,
+): Promise<Figures> {
+  const row = await db
+    .selectFrom("analytics_daily")
+    .select((eb) => [
+      eb.fn.sum<number | string>("views").as("views"),
+      eb.fn.sum<number | string>("visitors").as("visitors"),
+    ])
+    .where("dimension", "=", dimension)
+    .where("value", "=", value)
+    .where("day", ">=", range.from)
+    .where("day", "<=", range.to)
+    .executeTakeFirstOrThrow();
+  return figures(row);
+}
+
+/**
+ * The range's totals per day, or per month ('YYYY-MM') when `byMonth`; days or months with
+ * nothing counted have no row. A month's visitors are the sum of its days' (a visitor is never
+ * followed across days).
+ */
+export async function listTotalsByDay(db: Db, range: DayRange, byMonth: boolean): Promise<SeriesPoint[]> {
+  const bucket = byMonth ? sql<string>`substr(day, 1, 7)` : sql<string>`day`;
+  const rows = await db
+    .selectFrom("analytics_daily")
+    .select((eb) => [
+      bucket.as("bucket"),
+      eb.fn.sum<number | string>("views").as("views"),
+      eb.fn.sum<number | string>("visitors").as("visitors"),
+    ])
+    .where("dimension", "=", "total")
+    .where("day", ">=", range.from)
+    .where("day", "<=", range.to)
+    .groupBy(bucket)
+    .orderBy(bucket)
+    .execute();
+  return rows.map((row) => ({ bucket: row.bucket, ...figures(row) }));
+}
+
+/** A day's totals per hour ('YYYY-MM-DDTHH'); hours with nothing counted have no row. */
+export async function listTotalsByHour(db: Db, day: string): Promise<SeriesPoint[]> {
+  const rows = await db
+    .selectFrom("analytics_hourly")
+    .select(["hour", "views", "visitors"])
+    .where("hour", ">=", `${day}T00`)
+    .where("hour", "<=", `${day}T23`)
+    .orderBy("hour")
+    .execute();
+  return rows.map((row) => ({ bucket: row.hour, ...figures(row) }));
+}
+
+/**
+ * A dimension's values over a range, most viewed first (then most visitors, then by value, so
+ * pages never overlap), `limit` from `offset`.
+ */
+export async function listTopValues(
+  db: Db,
+  dimension: AnalyticsDimension,
+  range: DayRange,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<ListRow[]> {
+  const rows = await db
+    .selectFrom("analytics_daily")
+    .select((eb) => [
+      "value",
+      eb.fn.sum<number | string>("views").as("views"),
+      eb.fn.sum<number | string>("visitors").as("visitors"),
+    ])
+    .where("dimension", "=", dimension)
+    .where("day", ">=", range.from)
+    .where("day", "<=", range.to)
+    .groupBy("value")
+    .orderBy(sql`sum(views)`, "desc")
+    .orderBy(sql`sum(visitors)`, "desc")
+    .orderBy("value")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((row) => ({ value: row.value, ...figures(row) }));
+}
+
+/** Distinct visitors whose page views were counted at or after `since` (ISO UTC). */
+export async function countVisitorsSince(db: Db, since: string): Promise<number> {
+  const row = await db
+    .selectFrom("analytics_events")
+    .select(sql<number | string>`count(distinct visitor_key)`.as("visitors"))
+    .where("occurred_at", ">=", since)
+    .where("kind", "=", "view")
+    .executeTakeFirstOrThrow();
+  return Number(row.visitors);
+}
+
+const UTC_HOUR = sql<string>`substr(confirmed_at, 1, 13)`;
+
+/** Subscribers confirmed in each UTC hour from `from` up to `to` (ISO UTC), whatever their state now. */
+export async function countConfirmedSubscribersByHour(db: Db, from: string, to: string): Promise<HourCount[]> {
+  const rows = await db
+    .selectFrom("subscribers")
+    .select((eb) => [UTC_HOUR.as("hour"), eb.fn.countAll<number | string>().as("count")])
+    .where("confirmed_at", ">=", from)
+    .where("confirmed_at", "<", to)
+    .groupBy(UTC_HOUR)
+    .execute();
+  return rows.map((row) => ({ hour: row.hour, count: Number(row.count) }));
+}
+
+const FOLLOW_HOUR = sql<string>`substr(created_at, 1, 13)`;
+
+/** Fediverse followers (accepted ones, still following) who followed in each UTC hour from `from` up to `to`. */
+export async function countFollowersByHour(db: Db, from: string, to: string): Promise<HourCount[]> {
+  const rows = await db
+    .selectFrom("fediverse_followers")
+    .select((eb) => [FOLLOW_HOUR.as("hour"), eb.fn.countAll<number | string>().as("count")])
+    .where("state", "=", "accepted")
+    .where("created_at", ">=", from)
+    .where("created_at", "<", to)
+    .groupBy(FOLLOW_HOUR)
+    .execute();
+  return rows.map((row) => ({ hour: row.hour, count: Number(row.count) }));
+}

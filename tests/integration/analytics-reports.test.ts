@@ -1,0 +1,240 @@
+import type { Insertable, Kysely } from "kysely";
+import { describe, expect, it } from "vitest";
+import { readAnalyticsRange } from "#domain/analytics-ranges.ts";
+import type { AnalyticsDailyTable, Database } from "../../server/db/schema.ts";
+import { testDialects } from "../support/databases.ts";
+import { useTestBlog } from "../support/test-blog.ts";
+
+// The test blog's clock starts at 2026-03-05T10:00:00Z.
+
+function daily(day: string, dimension: string, value: string, views: number, visitors: number) {
+  return { day, dimension, value, views, visitors } satisfies Insertable<AnalyticsDailyTable>;
+}
+
+function rangeOf(query: Partial<{ range: string; from: string; to: string }>, today = "2026-03-05") {
+  const reading = readAnalyticsRange({ range: "", from: "", to: "", ...query }, today);
+  if (!reading.ok) throw new Error(reading.message);
+  return reading.value;
+}
+
+async function insertEvent(
+  db: Kysely<Database>,
+  {
+    at,
+    visitor,
+    kind = "view",
+    path = "/",
+  }: { at: string; visitor: string; kind?: "view" | "not_found"; path?: string },
+) {
+  await db
+    .insertInto("analytics_events")
+    .values({
+      occurred_at: at,
+      day: at.slice(0, 10),
+      hour: at.slice(0, 13),
+      kind,
+      path,
+      visitor_key: visitor,
+      source: null,
+      referrer_host: null,
+      utm_source: null,
+      utm_medium: null,
+      utm_campaign: null,
+      browser: "Firefox",
+      os: "Linux",
+      device: "desktop",
+      screen: "large",
+      country: null,
+    })
+    .execute();
+}
+
+describe.each(testDialects())("the Analytics screen's figures on $dialect", ({ dialect, skip }) => {
+  const blog = useTestBlog({ dialect, skip });
+
+  it("sums a range's days against the period before, day by day with empty days as 0", async () => {
+    const { handle, services } = blog;
+    await handle.db
+      .insertInto("analytics_daily")
+      .values([
+        daily("2026-02-25", "total", "", 100, 40),
+        daily("2026-02-26", "total", "", 50, 20),
+        daily("2026-02-27", "total", "", 1, 1),
+        daily("2026-03-01", "total", "", 60, 30),
+        daily("2026-03-05", "total", "", 52, 10),
+        daily("2026-03-05", "path", "/blog/a", 40, 8),
+        daily("2026-03-06", "total", "", 999, 999),
+      ])
+      .execute();
+    const report = await services.analyticsReports.report(rangeOf({ range: "7d" }), "UTC");
+    expect(report.totals).toEqual({ views: 113, visitors: 41 });
+    expect(report.previous).toEqual({ views: 150, visitors: 60 });
+    expect(report.series).toEqual([
+      { bucket: "2026-02-27", views: 1, visitors: 1 },
+      { bucket: "2026-02-28", views: 0, visitors: 0 },
+      { bucket: "2026-03-01", views: 60, visitors: 30 },
+      { bucket: "2026-03-02", views: 0, visitors: 0 },
+      { bucket: "2026-03-03", views: 0, visitors: 0 },
+      { bucket: "2026-03-04", views: 0, visitors: 0 },
+      { bucket: "2026-03-05", views: 52, visitors: 10 },
+    ]);
+
+    const year = await services.analyticsReports.report(rangeOf({ range: "12m" }), "UTC");
+    expect(year.series).toHaveLength(12);
+    expect(year.series.slice(-2)).toEqual([
+      { bucket: "2026-02", views: 151, visitors: 61 },
+      { bucket: "2026-03", views: 112, visitors: 40 },
+    ]);
+  });
+
+  it("shows today by the hour, and the visitors of the last five minutes", async () => {
+    const { handle, services } = blog;
+    await handle.db
+      .insertInto("analytics_hourly")
+      .values([
+        { hour: "2026-03-04T23", views: 7, visitors: 7 },
+        { hour: "2026-03-05T08", views: 3, visitors: 2 },
+        { hour: "2026-03-05T09", views: 4, visitors: 1 },
+      ])
+      .execute();
+    await insertEvent(handle.db, { at: "2026-03-05T09:54:00.000Z", visitor: "gone" });
+    await insertEvent(handle.db, { at: "2026-03-05T09:56:00.000Z", visitor: "reader-1" });
+    await insertEvent(handle.db, { at: "2026-03-05T09:58:00.000Z", visitor: "reader-1" });
+    await insertEvent(handle.db, { at: "2026-03-05T09:59:00.000Z", visitor: "reader-2" });
+    await insertEvent(handle.db, { at: "2026-03-05T09:59:30.000Z", visitor: "lost", kind: "not_found" });
+
+    const report = await services.analyticsReports.report(rangeOf({}), "UTC");
+    expect(report.series).toHaveLength(24);
+    expect(report.series.slice(7, 11)).toEqual([
+      { bucket: "2026-03-05T07", views: 0, visitors: 0 },
+      { bucket: "2026-03-05T08", views: 3, visitors: 2 },
+      { bucket: "2026-03-05T09", views: 4, visitors: 1 },
+      { bucket: "2026-03-05T10", views: 0, visitors: 0 },
+    ]);
+    expect(report.visitorsNow).toBe(2);
+  });
+
+  it("ranks each list by views, ten a page, and keeps dimensions and days apart", async () => {
+    const { handle, services } = blog;
+    const paths = Array.from({ length: 12 }, (_, index) => daily("2026-03-04", "path", `/p/${index}`, 100 - index, 1));
+    await handle.db
+      .insertInto("analytics_daily")
+      .values([
+        ...paths,
+        daily("2026-03-05", "path", "/p/11", 200, 5),
+        daily("2026-02-01", "path", "/old", 5000, 5000),
+        daily("2026-03-04", "source", "Google", 9, 3),
+        daily("2026-03-05", "source", "Google", 1, 1),
+        daily("2026-03-05", "source", "Mastodon", 4, 4),
+        daily("2026-03-05", "not_found", "/missing", 2, 1),
+      ])
+      .execute();
+    const range = rangeOf({ range: "7d" });
+    const first = await services.analyticsReports.report(range, "UTC");
+    const list = (dimension: string, report = first) => report.lists.find((item) => item.dimension === dimension)!;
+    expect(list("path").rows[0]).toEqual({ value: "/p/11", views: 289, visitors: 6 });
+    expect(list("path").rows.map((row) => row.value)).toHaveLength(10);
+    expect(list("path")).toMatchObject({ page: 1, hasMore: true });
+    expect(list("source").rows).toEqual([
+      { value: "Google", views: 10, visitors: 4 },
+      { value: "Mastodon", views: 4, visitors: 4 },
+    ]);
+    expect(list("not_found").rows).toEqual([{ value: "/missing", views: 2, visitors: 1 }]);
+    expect(list("browser")).toEqual({ dimension: "browser", page: 1, rows: [], hasMore: false });
+
+    const second = await services.analyticsReports.report(range, "UTC", { dimension: "path", page: 2 });
+    expect(list("path", second)).toMatchObject({
+      page: 2,
+      hasMore: false,
+      rows: [
+        { value: "/p/9", views: 91 },
+        { value: "/p/10", views: 90 },
+      ],
+    });
+    expect(list("source", second).page).toBe(1);
+  });
+
+  it("counts subscribers confirmed and followers accepted in each day of the site's time zone", async () => {
+    const { handle, services } = blog;
+    const subscriber = (id: string, confirmedAt: string | null, state: "active" | "pending" | "unsubscribed") => ({
+      id,
+      email: `${id}@example.com`,
+      state,
+      source: "form" as const,
+      created_at: "2026-02-01T00:00:00.000Z",
+      confirmed_at: confirmedAt,
+      unsubscribed_at: null,
+    });
+    await handle.db
+      .insertInto("subscribers")
+      .values([
+        // 00:30 on 5 March in Paris.
+        subscriber("late", "2026-03-04T23:30:00.000Z", "active"),
+        subscriber("noon", "2026-03-04T11:00:00.000Z", "unsubscribed"),
+        subscriber("waiting", null, "pending"),
+        subscriber("before", "2026-02-20T11:00:00.000Z", "active"),
+      ])
+      .execute();
+    const follower = (id: string, createdAt: string, state: "accepted" | "pending") => ({
+      id,
+      actor_url: `https://social.example/users/${id}`,
+      handle: `@${id}@social.example`,
+      server: "social.example",
+      inbox_url: `https://social.example/users/${id}/inbox`,
+      shared_inbox_url: null,
+      follow_activity_id: null,
+      state,
+      created_at: createdAt,
+    });
+    await handle.db
+      .insertInto("fediverse_followers")
+      .values([
+        follower("ada", "2026-03-03T12:00:00.000Z", "accepted"),
+        follower("bob", "2026-03-03T13:00:00.000Z", "pending"),
+      ])
+      .execute();
+
+    const report = await services.analyticsReports.report(rangeOf({ range: "7d" }), "Europe/Paris");
+    const counted = (points: { bucket: string; count: number }[]) =>
+      Object.fromEntries(points.filter((point) => point.count > 0).map((point) => [point.bucket, point.count]));
+    expect(report.subscribers).toHaveLength(7);
+    expect(counted(report.subscribers)).toEqual({ "2026-03-04": 1, "2026-03-05": 1 });
+    expect(counted(report.followers)).toEqual({ "2026-03-03": 1 });
+  });
+
+  it("gives a post's views over the last 30 days", async () => {
+    const { handle, services } = blog;
+    await handle.db
+      .insertInto("analytics_daily")
+      .values([
+        daily("2026-02-03", "path", "/blog/hello", 1000, 1000),
+        daily("2026-02-04", "path", "/blog/hello", 5, 3),
+        daily("2026-03-05", "path", "/blog/hello", 7, 4),
+        daily("2026-03-05", "path", "/blog/other", 9, 9),
+      ])
+      .execute();
+    expect(await services.analyticsReports.postViews("/blog/hello", "UTC")).toEqual({ views: 12, visitors: 7 });
+    expect(await services.analyticsReports.postViews("/blog/none", "UTC")).toEqual({ views: 0, visitors: 0 });
+  });
+
+  it("exports every path of a range as CSV, most viewed first, with formulas kept as text", async () => {
+    const { handle, services } = blog;
+    await handle.db
+      .insertInto("analytics_daily")
+      .values([
+        daily("2026-03-04", "path", "/blog/a", 3, 2),
+        daily("2026-03-05", "path", "/blog/a", 2, 2),
+        daily("2026-03-05", "path", '=HYPERLINK("http://evil.example")', 1, 1),
+        daily("2026-03-05", "path", "/blog/b,c", 4, 1),
+        daily("2026-03-05", "source", "Google", 50, 50),
+      ])
+      .execute();
+    let text = "";
+    for await (const chunk of services.analyticsReports.exportCsv({ from: "2026-03-04", to: "2026-03-05" })) {
+      text += chunk;
+    }
+    expect(text).toBe(
+      'path,views,visitors\r\n/blog/a,5,4\r\n"/blog/b,c",4,1\r\n"\'=HYPERLINK(""http://evil.example"")",1,1\r\n',
+    );
+  });
+});
