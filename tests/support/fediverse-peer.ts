@@ -76,6 +76,8 @@ export interface FediversePeer {
   actor: (identifier: string, server?: number) => PeerActor;
   arrivals: Arrival[];
   received: Received[];
+  /** Milliseconds each inbox POST waits before it is read and answered: keeps deliveries in flight. */
+  inboxDelayMs: number;
   /** How many accepted POSTs (2xx) each inbox got carrying `activityId`. */
   deliveriesOf: (activityId: string) => Map<string, number>;
   /** Resolves once `predicate` holds for the arrivals so far; fails with them after `timeoutMs`. */
@@ -213,6 +215,7 @@ export async function startFediversePeer(options: PeerOptions = {}): Promise<Fed
     const request = toRequest(incoming, body);
     const path = new URL(request.url).pathname;
     const isInboxPost = request.method === "POST" && INBOX_PATH.test(path);
+    if (isInboxPost && peer.inboxDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, peer.inboxDelayMs));
     if (isInboxPost && !verifySignatures) {
       arrivals.push({ inbox: request.url, ...summarise(body), status: 202 });
       outgoing.writeHead(202).end();
@@ -287,11 +290,12 @@ export async function startFediversePeer(options: PeerOptions = {}): Promise<Fed
     return fetch(signed);
   }
 
-  return {
+  const peer: FediversePeer = {
     servers: origins,
     actor,
     arrivals,
     received,
+    inboxDelayMs: 0,
     deliveriesOf(id) {
       const counts = new Map<string, number>();
       for (const arrival of arrivals)
@@ -371,4 +375,5 @@ export async function startFediversePeer(options: PeerOptions = {}): Promise<Fed
       );
     },
   };
+  return peer;
 }
