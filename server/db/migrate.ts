@@ -18,6 +18,7 @@ import { postCanonicalUrlSchema } from "./migrations/0014-post-canonical-url.ts"
 import { newsletterSchema } from "./migrations/0015-newsletter.ts";
 import { postNewsletterSchema } from "./migrations/0016-post-newsletter.ts";
 import { fediverseSchema } from "./migrations/0017-fediverse.ts";
+import { fedifyStoreSchema } from "./migrations/0018-fedify-store.ts";
 import { analyticsSchema } from "./migrations/0019-analytics.ts";
 import type { Database } from "./schema.ts";
 
@@ -41,6 +42,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0015-newsletter": newsletterSchema(dialect),
     "0016-post-newsletter": postNewsletterSchema(),
     "0017-fediverse": fediverseSchema(),
+    "0018-fedify-store": fedifyStoreSchema(dialect),
     "0019-analytics": analyticsSchema(dialect),
   };
 }

@@ -344,6 +344,30 @@ export interface FediverseReactionsTable {
   created_at: string;
 }
 
+/** Fedify's key–value store (migration 0018): the key array as JSON, the value as JSON. */
+export interface FedifyKvTable {
+  key: string;
+  value: string;
+  expires_at: string | null;
+}
+
+/** Fedify's message queue (migration 0018): a message is held by one worker until `claimed_until`. */
+export interface FedifyMessagesTable {
+  id: Generated<number>;
+  payload: string;
+  ordering_key: string | null;
+  available_at: string;
+  claimed_until: string | null;
+  created_at: string;
+}
+
+/** What the fediverse was last sent about a post: its Create (or Update) at `sent_version`, or its Delete. */
+export interface FediversePostsTable {
+  post_id: string;
+  state: "created" | "deleted";
+  sent_version: Timestamp;
+}
+
 /**
  * One counted page view (migration 0019, docs/decisions/0016-analytics.md); kept `retentionDays`.
  * `day` ('YYYY-MM-DD') and `hour` ('YYYY-MM-DDTHH') are the site's time zone when it was counted.
@@ -440,8 +464,6 @@ export interface Database {
   subscribers: SubscribersTable;
   email_sends: EmailSendsTable;
   email_deliveries: EmailDeliveriesTable;
-  fediverse_followers: FediverseFollowersTable;
-  fediverse_reactions: FediverseReactionsTable;
   analytics_events: AnalyticsEventsTable;
   analytics_daily: AnalyticsDailyTable;
   analytics_hourly: AnalyticsHourlyTable;
@@ -449,4 +471,9 @@ export interface Database {
   analytics_salts: AnalyticsSaltsTable;
   analytics_feed_fetches: AnalyticsFeedFetchesTable;
   analytics_feed_daily: AnalyticsFeedDailyTable;
+  fediverse_followers: FediverseFollowersTable;
+  fediverse_reactions: FediverseReactionsTable;
+  fedify_kv: FedifyKvTable;
+  fedify_messages: FedifyMessagesTable;
+  fediverse_posts: FediversePostsTable;
 }

@@ -1,0 +1,169 @@
+import type {
+  MessageQueue,
+  MessageQueueDepth,
+  MessageQueueEnqueueOptions,
+  MessageQueueListenOptions,
+} from "@fedify/fedify";
+import type { Kysely } from "kysely";
+import type { Dialect } from "../db/connect.ts";
+import type { Database } from "../db/schema.ts";
+import {
+  claimMessages,
+  countQueuedMessages,
+  deleteMessage,
+  extendClaims,
+  insertMessages,
+  releaseMessageClaims,
+} from "../repositories/fedify-store.ts";
+
+export interface MessageQueueTuning {
+  /** How often an idle listener looks for due messages another server queued. */
+  pollIntervalMs?: number;
+  /** How many messages one listener handles at once (deliveries wait on remote servers). */
+  concurrency?: number;
+  /** How long a claim holds a message; renewed while its handler runs, so only a dead server's lapses. */
+  leaseMs?: number;
+}
+
+type Handler = (message: unknown) => Promise<void> | void;
+
+/**
+ * Fedify's message queue in the blog's database (docs/decisions/0015-fediverse.md): fan-out,
+ * deliveries and their retries are rows in `fedify_messages`, so they survive a restart and
+ * several app servers on one PostgreSQL database share them without taking the same message.
+ * A message is deleted once its handler returns; Fedify queues its own retries (nativeRetrial
+ * false), so a handler that throws is not run again by the queue. A server that dies while
+ * handling leaves its claims to lapse and be taken again: delivery is at least once, exactly
+ * once across an orderly stop, which lets the handlers in flight finish first.
+ */
+export class DatabaseMessageQueue implements MessageQueue {
+  readonly nativeRetrial = false;
+  readonly #db: Kysely<Database>;
+  readonly #dialect: Dialect;
+  readonly #now: () => Date;
+  readonly #pollIntervalMs: number;
+  readonly #concurrency: number;
+  readonly #leaseMs: number;
+  readonly #wakers = new Set<() => void>();
+
+  constructor(
+    { db, dialect, now = () => new Date() }: { db: Kysely<Database>; dialect: Dialect; now?: () => Date },
+    tuning: MessageQueueTuning = {},
+  ) {
+    this.#db = db;
+    this.#dialect = dialect;
+    this.#now = now;
+    this.#pollIntervalMs = tuning.pollIntervalMs ?? 1_000;
+    this.#concurrency = tuning.concurrency ?? 8;
+    this.#leaseMs = tuning.leaseMs ?? 60_000;
+  }
+
+  async enqueue(message: unknown, options?: MessageQueueEnqueueOptions): Promise<void> {
+    await this.enqueueMany([message], options);
+  }
+
+  async enqueueMany(messages: readonly unknown[], options?: MessageQueueEnqueueOptions): Promise<void> {
+    const now = this.#now();
+    const delayMs = options?.delay ? Math.max(0, options.delay.total({ unit: "millisecond" })) : 0;
+    const availableAt = new Date(now.getTime() + delayMs).toISOString();
+    await insertMessages(
+      this.#db,
+      messages.map((message) => ({
+        payload: JSON.stringify(message),
+        orderingKey: options?.orderingKey ?? null,
+        availableAt,
+        at: now.toISOString(),
+      })),
+    );
+    // A listener in this process need not wait for its next poll.
+    if (delayMs === 0) for (const wake of this.#wakers) wake();
+  }
+
+  async getDepth(): Promise<MessageQueueDepth> {
+    return countQueuedMessages(this.#db, this.#now().toISOString());
+  }
+
+  /**
+   * Frees the claims an earlier run of this server left: every claim on SQLite, whose file one
+   * process serves, only lapsed ones on PostgreSQL, where other servers may be holding theirs.
+   */
+  async releaseStaleClaims(): Promise<number> {
+    return releaseMessageClaims(this.#db, this.#dialect === "sqlite" ? undefined : this.#now().toISOString());
+  }
+
+  /** Handles due messages until `signal` aborts, then resolves once the handlers in flight are done. */
+  async listen(handler: Handler, options?: MessageQueueListenOptions): Promise<void> {
+    const signal = options?.signal;
+    const inFlight = new Map<number, Promise<void>>();
+    // Set by a finished handler or a local enqueue, so a wake-up between claim and sleep is not lost.
+    let woken = false;
+    let wake: () => void = () => {};
+    const waker = () => {
+      woken = true;
+      wake();
+    };
+    this.#wakers.add(waker);
+    const renewal = setInterval(() => {
+      extendClaims(this.#db, [...inFlight.keys()], this.#leaseUntil()).catch(() => {});
+    }, this.#leaseMs / 3);
+    try {
+      while (!signal?.aborted) {
+        const room = this.#concurrency - inFlight.size;
+        const claimed = room > 0 ? await this.#claim(room) : [];
+        for (const message of claimed) {
+          const done = this.#handle(handler, message).finally(() => {
+            inFlight.delete(message.id);
+            waker();
+          });
+          inFlight.set(message.id, done);
+        }
+        if ((claimed.length > 0 && claimed.length === room) || woken) {
+          woken = false;
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(finish, this.#pollIntervalMs);
+          signal?.addEventListener("abort", finish, { once: true });
+          wake = finish;
+          function finish() {
+            clearTimeout(timer);
+            signal?.removeEventListener("abort", finish);
+            woken = false;
+            resolve();
+          }
+        });
+      }
+      await Promise.all(inFlight.values());
+    } finally {
+      clearInterval(renewal);
+      this.#wakers.delete(waker);
+    }
+  }
+
+  async #claim(limit: number) {
+    const now = this.#now();
+    try {
+      return await claimMessages(this.#db, this.#dialect, {
+        at: now.toISOString(),
+        leaseUntil: this.#leaseUntil(),
+        limit,
+      });
+    } catch {
+      // The database is away for a moment: the next poll tries again, the queue keeps its rows.
+      return [];
+    }
+  }
+
+  async #handle(handler: Handler, message: { id: number; payload: string }): Promise<void> {
+    try {
+      await handler(JSON.parse(message.payload));
+    } catch {
+      // Fedify has already queued its retry (or given up and reported it through onOutboxError).
+    }
+    await deleteMessage(this.#db, message.id).catch(() => {});
+  }
+
+  #leaseUntil(): string {
+    return new Date(this.#now().getTime() + this.#leaseMs).toISOString();
+  }
+}
