@@ -38,6 +38,19 @@ export const BEACON_PATH = "/hit";
 /** The most a beacon's body may hold; the readers' script sends far less. */
 export const BEACON_BODY_MAX = 2048;
 
+/**
+ * What the readers' script sends (app/lib/page-script.ts): the page's path with its query,
+ * the referrer, the viewport's width, and `k: "nf"` from a not-found page.
+ */
+export const beaconBodySchema = z.object({
+  p: z.string().startsWith("/").max(1024),
+  r: z.string().max(1024).default(""),
+  w: z.number().int().min(0).max(100_000).default(0),
+  k: z.literal("nf").optional(),
+});
+
+export type BeaconBody = z.infer<typeof beaconBodySchema>;
+
 export const ANALYTICS_KINDS = ["view", "not_found"] as const;
 export type AnalyticsKind = (typeof ANALYTICS_KINDS)[number];
 

@@ -3,6 +3,7 @@ import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
 import { deleteExpiredInvitations } from "../repositories/invitations.ts";
 import { deleteStaleRateLimits } from "../repositories/rate-limits.ts";
+import type { Analytics } from "./analytics.ts";
 import type { AuditLog } from "./audit.ts";
 import type { AuthService } from "./auth.ts";
 
@@ -14,16 +15,19 @@ export function createHousekeeping({
   now,
   auth,
   audit,
+  analytics,
 }: {
   db: Kysely<Database>;
   now: () => Date;
   auth: AuthService;
   audit: AuditLog;
+  analytics: Analytics;
 }) {
   return {
     /**
      * Deletes expired sessions, finished rate-limit counters, expired invitations and audit
-     * entries older than 180 days; safe to run from every app server.
+     * entries older than 180 days, analytics events past their retention and past days' salts;
+     * safe to run from every app server.
      */
     async purgeExpired(): Promise<{ sessions: number; rateLimits: number; invitations: number; auditEntries: number }> {
       const at = now();
@@ -33,6 +37,7 @@ export function createHousekeeping({
       );
       const invitations = await guardDatabase(() => deleteExpiredInvitations(db, at.toISOString()));
       const auditEntries = await audit.purgeOld();
+      await analytics.purgeExpired();
       return { sessions, rateLimits, invitations, auditEntries };
     },
   };

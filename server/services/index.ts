@@ -5,6 +5,7 @@ import { absoluteUrl } from "#domain/site-urls.ts";
 import { type Dialect, pingDatabase } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
 import { createAnalyticsReports } from "./analytics-reports.ts";
+import { type AnalyticsTuning, createAnalytics } from "./analytics.ts";
 import { createAuditLog } from "./audit.ts";
 import { createAuthService } from "./auth.ts";
 import { createCommentService } from "./comments.ts";
@@ -47,6 +48,9 @@ export interface ServiceDeps {
   /** SMTP_URL is set: addresses may be collected, as a confirmation email can reach them. */
   emailOn?: boolean;
   outboxTuning?: OutboxTuning;
+  /** GEOIP_DB's country lookup (server/analytics/geoip.ts); unset: no country is recorded. */
+  countryOf?: (address: string) => string | null;
+  analyticsTuning?: Partial<AnalyticsTuning>;
 }
 
 const EXAMPLE_LINKS = { aboutUrl: "https://example.com/about", sourceUrl: "https://example.com/source" };
@@ -63,6 +67,8 @@ export function createServices({
   siteUrl = "http://localhost:3000",
   emailOn = false,
   outboxTuning,
+  countryOf,
+  analyticsTuning,
 }: ServiceDeps) {
   const audit = createAuditLog({ db, now });
   const twoFactor = createTwoFactorService({ db, now, audit });
@@ -80,6 +86,14 @@ export function createServices({
       absoluteUrl(siteUrl, `/unsubscribe?token=${encodeURIComponent(tokens.unsubscribeToken(subscriberId))}`),
     readSender: async () => emailSender(await siteSettings.current()),
     tuning: outboxTuning,
+  });
+  const analytics = createAnalytics({
+    db,
+    now,
+    readTimeZone: async () => (await siteSettings.current()).timeZone,
+    siteHost: new URL(siteUrl).host,
+    countryOf,
+    tuning: analyticsTuning,
   });
   const readSite = async () => ({ title: (await siteSettings.current()).title, url: siteUrl });
   const postNewsletter = createPostNewsletter({ db, now, outbox, readSite, emailOn });
@@ -102,7 +116,8 @@ export function createServices({
     }),
     subscribers: createSubscriberAdmin({ db, now }),
     audit,
-    housekeeping: createHousekeeping({ db, now, auth, audit }),
+    analytics,
+    housekeeping: createHousekeeping({ db, now, auth, audit, analytics }),
     loginThrottle: createLoginThrottle({ db, now }),
     setup: createSetupService({ db, now, passwordCost }),
     portability: createPortabilityService({ db, now, changes, mediaStore: store }),

@@ -1,0 +1,278 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import {
+  ANALYTICS_SETTINGS_KEY,
+  type AnalyticsSettings,
+  analyticsSettingsSchema,
+  type BeaconBody,
+  DEFAULT_ANALYTICS_SETTINGS,
+  dayAndHourIn,
+  nameSource,
+  readCampaign,
+  referrerHost,
+  screenClass,
+} from "#domain/analytics.ts";
+import { describeFeedFetcher, describeReaderAgent } from "../analytics/user-agent.ts";
+import type { Database } from "../db/schema.ts";
+import { guardDatabase } from "../errors.ts";
+import * as repository from "../repositories/analytics.ts";
+import { readSetting, writeSetting } from "../repositories/settings.ts";
+
+/** How the counting runs; tests and the benchmark shrink or grow it. */
+export interface AnalyticsTuning {
+  /** Events held in memory at most; beyond that new ones are dropped (and logged). */
+  bufferMax: number;
+  /** A buffer this full is written at once, without waiting for the timer. */
+  flushRows: number;
+  flushMs: number;
+  rollupMs: number;
+  /** How old the previous rollup pass's highest id must be before a pass takes it (repositories/analytics.ts). */
+  settleMs: number;
+}
+
+export const DEFAULT_ANALYTICS_TUNING: AnalyticsTuning = {
+  bufferMax: 10_000,
+  flushRows: 500,
+  flushMs: 1000,
+  rollupMs: 60_000,
+  settleMs: 5000,
+};
+
+/** How stale another server's analytics settings may be here. */
+const SETTINGS_CHECK_MS = 1000;
+const PATH_MAX = 512;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface AnalyticsDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+  /** The site's time zone now: the day an event counts in. */
+  readTimeZone: () => Promise<string>;
+  /** SITE_URL's host: part of the visitor key, and a referrer from it is no source. */
+  siteHost: string;
+  /** GEOIP_DB's lookup, when the owner gave one; never stored, only its country code. */
+  countryOf?: (address: string) => string | null;
+  tuning?: Partial<AnalyticsTuning>;
+}
+
+/** What the HTTP layer knows of a beacon's request. */
+export interface BeaconRequest {
+  body: BeaconBody;
+  address: string;
+  userAgent: string;
+  /** Sec-GPC: 1 or DNT: 1. */
+  optedOut: boolean;
+  /** It carries a session cookie this server signed: the writer reading their own blog. */
+  signedIn: boolean;
+}
+
+export type BeaconOutcome = "counted" | "off" | "opted out" | "not a reader" | "signed in" | "dropped";
+
+export interface AnalyticsReporter {
+  error: (error: unknown, message: string) => void;
+  warn: (message: string) => void;
+}
+
+export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tuning: overrides }: AnalyticsDeps) {
+  const tuning = { ...DEFAULT_ANALYTICS_TUNING, ...overrides };
+  let settingsCache: { settings: AnalyticsSettings; checkedAt: number } | undefined;
+  let salt: { day: string; value: Promise<string> } | undefined;
+  let events: repository.AnalyticsEventRow[] = [];
+  let feedFetches = new Map<string, repository.FeedFetchRow>();
+  let dropped = 0;
+  let flushing: Promise<void> | undefined;
+  let timers: NodeJS.Timeout[] = [];
+  let reporter: AnalyticsReporter | undefined;
+
+  async function settings(): Promise<AnalyticsSettings> {
+    const at = now().getTime();
+    if (settingsCache && at - settingsCache.checkedAt < SETTINGS_CHECK_MS) return settingsCache.settings;
+    const stored = await guardDatabase(() => readSetting(db, ANALYTICS_SETTINGS_KEY));
+    const parsed = analyticsSettingsSchema.safeParse(stored ?? {});
+    settingsCache = { settings: parsed.success ? parsed.data : DEFAULT_ANALYTICS_SETTINGS, checkedAt: at };
+    return settingsCache.settings;
+  }
+
+  /** Today's salt, made or read once a day per server; yesterday's is no longer asked for. */
+  function saltOf(day: string): Promise<string> {
+    if (salt?.day !== day) {
+      const value = guardDatabase(() => repository.ensureSalt(db, day, randomBytes(32).toString("hex")));
+      salt = { day, value };
+      value.catch(() => {
+        if (salt?.value === value) salt = undefined;
+      });
+    }
+    return salt.value;
+  }
+
+  /** The first 16 bytes of SHA-256(salt ‖ host ‖ address ‖ user agent), in hex. */
+  function keyOf(saltValue: string, address: string, userAgent: string): string {
+    return createHash("sha256")
+      .update(`${saltValue}\n${siteHost}\n${address}\n${userAgent}`)
+      .digest("hex")
+      .slice(0, 32);
+  }
+
+  async function today(): Promise<{ at: Date; day: string; hour: string; timeZone: string }> {
+    const at = now();
+    const timeZone = await readTimeZone();
+    return { at, timeZone, ...dayAndHourIn(at, timeZone) };
+  }
+
+  function scheduleFlush(): void {
+    if (events.length >= tuning.flushRows && !flushing && timers.length > 0) void flush().catch(() => {});
+  }
+
+  async function writeBuffered(): Promise<void> {
+    while (events.length > 0 || feedFetches.size > 0) {
+      const batch = events.splice(0, tuning.flushRows);
+      const fetches = [...feedFetches.values()];
+      feedFetches = new Map();
+      try {
+        await guardDatabase(async () => {
+          await repository.insertEvents(db, batch);
+          await repository.upsertFeedFetches(db, fetches);
+        });
+      } catch (error) {
+        // Kept for the next flush while there is room: a short outage loses nothing.
+        events = [...batch, ...events].slice(0, tuning.bufferMax);
+        throw error;
+      }
+    }
+  }
+
+  /** Writes what the buffer holds; one write at a time, a second caller waits for the first. */
+  async function flush(): Promise<void> {
+    while (flushing) await flushing.catch(() => {});
+    flushing = writeBuffered().finally(() => {
+      flushing = undefined;
+    });
+    if (dropped > 0) {
+      reporter?.warn(`analytics buffer full: ${dropped} events dropped`);
+      dropped = 0;
+    }
+    await flushing;
+  }
+
+  async function rollUp(): Promise<{ events: number }> {
+    const { at, day } = await today();
+    const result = await guardDatabase(() => repository.rollUpEvents(db, { now: at, settleMs: tuning.settleMs }));
+    await guardDatabase(async () => {
+      // Yesterday too: its last fetches may have been flushed after the previous pass.
+      await repository.rollUpFeedFetches(db, dayBefore(day));
+      await repository.deleteSaltsBefore(db, day);
+    });
+    return { events: result.events };
+  }
+
+  return {
+    settings,
+
+    async saveSettings(next: AnalyticsSettings): Promise<void> {
+      await guardDatabase(() => writeSetting(db, ANALYTICS_SETTINGS_KEY, next));
+      settingsCache = undefined;
+    },
+
+    /** Counts one page view, or says why not; the event waits in the buffer for the next flush. */
+    async countView(request: BeaconRequest): Promise<BeaconOutcome> {
+      if (!(await settings()).enabled) return "off";
+      if (request.optedOut) return "opted out";
+      if (request.signedIn) return "signed in";
+      const agent = describeReaderAgent(request.userAgent);
+      if (!agent) return "not a reader";
+      const url = new URL(request.body.p, "http://path.invalid");
+      // The admin's pages send no beacon; one that claims to be from there is not a reader's.
+      if (url.pathname === "/admin" || url.pathname.startsWith("/admin/")) return "not a reader";
+      if (events.length >= tuning.bufferMax) {
+        dropped += 1;
+        return "dropped";
+      }
+      const { at, day, hour } = await today();
+      const key = keyOf(await saltOf(day), request.address, request.userAgent);
+      const host = referrerHost(request.body.r, siteHost);
+      const campaign = readCampaign(url.search);
+      events.push({
+        occurred_at: at.toISOString(),
+        day,
+        hour,
+        kind: request.body.k === "nf" ? "not_found" : "view",
+        path: url.pathname.slice(0, PATH_MAX),
+        visitor_key: key,
+        source: host ? nameSource(host) : (campaign.utmSource ?? null),
+        referrer_host: host,
+        utm_source: campaign.utmSource,
+        utm_medium: campaign.utmMedium,
+        utm_campaign: campaign.utmCampaign,
+        browser: agent.browser,
+        os: agent.os,
+        device: agent.device,
+        screen: screenClass(request.body.w),
+        country: countryOf?.(request.address) ?? null,
+      });
+      scheduleFlush();
+      return "counted";
+    },
+
+    /** Notes a fetch of a feed: one row per fetcher a day, keyed like a visitor. */
+    async countFeedFetch(request: { address: string; userAgent: string; optedOut: boolean }): Promise<boolean> {
+      if (request.optedOut || !(await settings()).enabled) return false;
+      const fetcher = describeFeedFetcher(request.userAgent);
+      if (!fetcher) return false;
+      const { day } = await today();
+      const key = keyOf(await saltOf(day), request.address, request.userAgent);
+      feedFetches.set(`${day} ${fetcher.name} ${key}`, {
+        day,
+        fetcher: fetcher.name,
+        fetcher_key: key,
+        subscribers: fetcher.subscribers,
+      });
+      return true;
+    },
+
+    flush,
+    rollUp,
+
+    /** Raw events and feed fetches past the retention, and salts of past days; safe from every server. */
+    async purgeExpired(): Promise<{ events: number; feedFetches: number; salts: number }> {
+      const { at, day, timeZone } = await today();
+      const { retentionDays } = await settings();
+      const before = new Date(at.getTime() - retentionDays * DAY_MS);
+      const purged = await guardDatabase(() =>
+        repository.purgeRawBefore(db, {
+          occurredBefore: before.toISOString(),
+          dayBefore: dayAndHourIn(before, timeZone).day,
+        }),
+      );
+      const salts = await guardDatabase(() => repository.deleteSaltsBefore(db, day));
+      return { ...purged, salts };
+    },
+
+    /** Starts the flush and rollup timers; `stop` writes what is left. */
+    start(report: AnalyticsReporter): void {
+      reporter = report;
+      const every = (ms: number, work: () => Promise<unknown>, failure: string) =>
+        setInterval(() => void work().catch((error: unknown) => report.error(error, failure)), ms).unref();
+      timers = [
+        every(tuning.flushMs, flush, "writing analytics events failed"),
+        every(tuning.rollupMs, rollUp, "rolling up analytics failed"),
+      ];
+    },
+
+    async stop(): Promise<void> {
+      for (const timer of timers) clearInterval(timer);
+      timers = [];
+      await flush();
+    },
+
+    /** Events waiting in memory: what a crash would lose. */
+    get buffered(): number {
+      return events.length;
+    },
+  };
+}
+
+function dayBefore(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+}
+
+export type Analytics = ReturnType<typeof createAnalytics>;

@@ -1,0 +1,204 @@
+import { describe, expect, it } from "vitest";
+import type { BeaconBody } from "../../domain/analytics.ts";
+import { createAnalytics, type BeaconRequest } from "../../server/services/analytics.ts";
+import { testDialects } from "../support/databases.ts";
+import { useTestBlog } from "../support/test-blog.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+function beacon(body: Partial<BeaconBody>, overrides: Partial<BeaconRequest> = {}): BeaconRequest {
+  return {
+    body: { p: "/", r: "", w: 1280, ...body },
+    address: "203.0.113.7",
+    userAgent: FIREFOX,
+    optedOut: false,
+    signedIn: false,
+    ...overrides,
+  };
+}
+
+describe.each(testDialects())("analytics counting on $dialect", ({ dialect, skip }) => {
+  const blog = useTestBlog({ dialect, skip });
+  const events = () => blog.handle.db.selectFrom("analytics_events").selectAll().orderBy("id").execute();
+
+  it("counts a reader's view with what the rollups need, and never the address", async () => {
+    const { analytics } = blog.services;
+    expect(
+      await analytics.countView(
+        beacon(
+          {
+            p: "/posts/hello?utm_source=letter&utm_medium=email&utm_campaign=spring",
+            r: "https://www.google.co.uk/",
+            w: 390,
+          },
+          { userAgent: IPHONE },
+        ),
+      ),
+    ).toBe("counted");
+    await analytics.countView(beacon({ p: "/missing", k: "nf", r: "https://friend.example/links" }));
+    await analytics.flush();
+
+    const [view, notFound] = await events();
+    expect(view).toMatchObject({
+      occurred_at: "2026-03-05T10:00:00.000Z",
+      day: "2026-03-05",
+      hour: "2026-03-05T10",
+      kind: "view",
+      path: "/posts/hello",
+      source: "Google",
+      referrer_host: "google.co.uk",
+      utm_source: "letter",
+      utm_medium: "email",
+      utm_campaign: "spring",
+      browser: "Safari",
+      os: "iOS",
+      device: "mobile",
+      screen: "small",
+      country: null,
+    });
+    expect(view?.visitor_key).toMatch(/^[0-9a-f]{32}$/);
+    expect(notFound).toMatchObject({ kind: "not_found", path: "/missing", source: "friend.example", screen: "large" });
+    expect(JSON.stringify(await events())).not.toContain("203.0.113.7");
+  });
+
+  it("leaves out crawlers, scripts, opted-out readers, the signed-in writer, the admin and a blog that turned counting off", async () => {
+    const { analytics } = blog.services;
+    expect(await analytics.countView(beacon({}, { userAgent: GOOGLEBOT }))).toBe("not a reader");
+    expect(await analytics.countView(beacon({}, { userAgent: "curl/8.5.0" }))).toBe("not a reader");
+    expect(await analytics.countView(beacon({}, { userAgent: "" }))).toBe("not a reader");
+    expect(await analytics.countView(beacon({}, { optedOut: true }))).toBe("opted out");
+    expect(await analytics.countView(beacon({}, { signedIn: true }))).toBe("signed in");
+    expect(await analytics.countView(beacon({ p: "/admin/posts" }))).toBe("not a reader");
+    await analytics.saveSettings({ enabled: false, retentionDays: 30 });
+    expect(await analytics.countView(beacon({}))).toBe("off");
+    await analytics.flush();
+    expect(await events()).toEqual([]);
+  });
+
+  it("writes what is buffered when it stops", async () => {
+    const { analytics } = blog.services;
+    analytics.start({ error: () => {}, warn: () => {} });
+    await analytics.countView(beacon({ p: "/a" }));
+    await analytics.countView(beacon({ p: "/b" }));
+    await analytics.stop();
+    expect((await events()).map((event) => event.path)).toEqual(["/a", "/b"]);
+    expect(analytics.buffered).toBe(0);
+  });
+
+  it("keeps at most the buffer's bound in memory and drops the rest", async () => {
+    const analytics = createAnalytics({
+      db: blog.handle.db,
+      now: blog.clock.now,
+      readTimeZone: async () => "UTC",
+      siteHost: "blog.test",
+      tuning: { bufferMax: 2 },
+    });
+    const outcomes = [];
+    for (const path of ["/a", "/b", "/c"]) outcomes.push(await analytics.countView(beacon({ p: path })));
+    expect(outcomes).toEqual(["counted", "counted", "dropped"]);
+    const warnings: string[] = [];
+    analytics.start({ error: () => {}, warn: (message) => warnings.push(message) });
+    await analytics.stop();
+    expect(await events()).toHaveLength(2);
+    expect(warnings).toEqual(["analytics buffer full: 1 events dropped"]);
+  });
+
+  it("cannot link the same reader across two days: yesterday's salt is gone", async () => {
+    const { analytics } = blog.services;
+    await analytics.countView(beacon({}));
+    await analytics.flush();
+    blog.clock.advance(DAY);
+    await analytics.purgeExpired();
+    await analytics.countView(beacon({}));
+    await analytics.flush();
+
+    const [first, second] = await events();
+    expect(first?.day).toBe("2026-03-05");
+    expect(second?.day).toBe("2026-03-06");
+    expect(second?.visitor_key).not.toBe(first?.visitor_key);
+    const salts = await blog.handle.db.selectFrom("analytics_salts").selectAll().execute();
+    expect(salts.map((salt) => salt.day)).toEqual(["2026-03-06"]);
+  });
+
+  it("counts days and hours in the site's time zone", async () => {
+    const analytics = createAnalytics({
+      db: blog.handle.db,
+      now: () => new Date("2026-03-05T23:30:00Z"),
+      readTimeZone: async () => "Europe/Paris",
+      siteHost: "blog.test",
+    });
+    await analytics.countView(beacon({}));
+    await analytics.flush();
+    expect((await events())[0]).toMatchObject({ day: "2026-03-06", hour: "2026-03-06T00" });
+  });
+
+  it("records a country only when a GeoIP lookup is given", async () => {
+    const analytics = createAnalytics({
+      db: blog.handle.db,
+      now: blog.clock.now,
+      readTimeZone: async () => "UTC",
+      siteHost: "blog.test",
+      countryOf: (address) => (address === "203.0.113.7" ? "NZ" : null),
+    });
+    await analytics.countView(beacon({}));
+    await blog.services.analytics.countView(beacon({ p: "/other" }));
+    await analytics.flush();
+    await blog.services.analytics.flush();
+    expect((await events()).map((event) => event.country)).toEqual(["NZ", null]);
+  });
+
+  it("keeps raw events for the retention and the rollups for good", async () => {
+    const { analytics } = blog.services;
+    await analytics.saveSettings({ enabled: true, retentionDays: 2 });
+    await analytics.countView(beacon({ p: "/old" }));
+    await analytics.flush();
+    await analytics.rollUp();
+    blog.clock.advance(10_000);
+    await analytics.rollUp();
+    blog.clock.advance(3 * DAY);
+    await analytics.countView(beacon({ p: "/new" }));
+    await analytics.flush();
+    await analytics.purgeExpired();
+
+    expect((await events()).map((event) => event.path)).toEqual(["/new"]);
+    const daily = await blog.handle.db
+      .selectFrom("analytics_daily")
+      .selectAll()
+      .where("dimension", "=", "path")
+      .execute();
+    expect(daily).toEqual([{ day: "2026-03-05", dimension: "path", value: "/old", views: 1, visitors: 1 }]);
+  });
+
+  it("counts distinct feed fetchers a day and the subscribers aggregators state", async () => {
+    const { analytics } = blog.services;
+    const fetch = (userAgent: string, address: string) =>
+      analytics.countFeedFetch({ userAgent, address, optedOut: false });
+    await fetch(
+      "Feedly/1.0 (+http://www.feedly.com/fetcher.html; 40 subscribers; like FeedFetcher-Google)",
+      "198.51.100.1",
+    );
+    await fetch(
+      "Feedly/1.0 (+http://www.feedly.com/fetcher.html; 42 subscribers; like FeedFetcher-Google)",
+      "198.51.100.2",
+    );
+    await fetch(
+      "Feedly/1.0 (+http://www.feedly.com/fetcher.html; 42 subscribers; like FeedFetcher-Google)",
+      "198.51.100.2",
+    );
+    await fetch("NetNewsWire (RSS Reader; https://netnewswire.com/)", "203.0.113.1");
+    await fetch("NetNewsWire (RSS Reader; https://netnewswire.com/)", "203.0.113.2");
+    expect(await fetch(GOOGLEBOT, "66.249.66.1")).toBe(false);
+    await analytics.flush();
+    await analytics.rollUp();
+
+    const daily = await blog.handle.db.selectFrom("analytics_feed_daily").selectAll().orderBy("fetcher").execute();
+    expect(daily).toEqual([
+      { day: "2026-03-05", fetcher: "Feedly", fetchers: 2, subscribers: 42 },
+      { day: "2026-03-05", fetcher: "NetNewsWire", fetchers: 2, subscribers: 2 },
+    ]);
+  });
+});
