@@ -33,6 +33,7 @@ export default [
         route("remove", "routes/admin/subscribers-remove.tsx"),
         route("import", "routes/admin/subscribers-import.tsx"),
       ]),
+      route("analytics", "routes/admin/analytics.tsx"),
       route("media", "routes/admin/media.tsx"),
       route("users", "routes/admin/users.tsx", [
         route("invite", "routes/admin/users-invite.tsx"),
@@ -63,6 +64,7 @@ export default [
   route("admin/tools/export.zip", "routes/resources/export-archive.ts"),
   route("admin/tools/import.json", "routes/resources/import.ts"),
   route("admin/subscribers/export.csv", "routes/admin/subscribers-export.ts"),
+  route("admin/analytics/export.csv", "routes/admin/analytics-export.ts"),
   route("logout", "routes/resources/logout.ts"),
   route("healthz", "routes/resources/healthz.ts"),
   route("robots.txt", "routes/resources/robots.ts"),

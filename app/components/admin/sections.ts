@@ -4,6 +4,7 @@ export const ADMIN_SECTIONS = [
   { to: "/admin/posts", label: "Blog Posts", end: false, ownerOnly: false },
   { to: "/admin/comments", label: "Comments", end: true, ownerOnly: false },
   { to: "/admin/subscribers", label: "Subscribers", end: false, ownerOnly: true },
+  { to: "/admin/analytics", label: "Analytics", end: false, ownerOnly: false },
   { to: "/admin/media", label: "Media", end: true, ownerOnly: false },
   { to: "/admin/users", label: "Users", end: true, ownerOnly: true },
   { to: "/admin/settings", label: "Settings", end: false, ownerOnly: true },

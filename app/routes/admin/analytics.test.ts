@@ -1,0 +1,135 @@
+import { describe, expect, it, vi } from "vitest";
+import type { SessionUser } from "#server/services/auth.ts";
+import { createRouteTestContext, routeArgs, settle, TEST_ADMIN } from "../../../tests/support/route-context.ts";
+import { loader } from "./analytics";
+import { loader as exportLoader } from "./analytics-export";
+
+const EDITOR: SessionUser = { ...TEST_ADMIN, id: "editor-1", username: "ed", role: "editor" };
+
+function analyticsServices() {
+  return {
+    analyticsReports: {
+      today: vi.fn(() => "2026-03-15"),
+      report: vi.fn((range: unknown) =>
+        Promise.resolve({
+          range,
+          totals: { views: 5, visitors: 2 },
+          previous: { views: 0, visitors: 0 },
+          series: [],
+          visitorsNow: 1,
+          lists: [],
+          subscribers: [],
+          followers: [],
+        }),
+      ),
+      exportCsv: vi.fn(async function* () {
+        yield "path,views,visitors\r\n";
+        yield "/blog/a,5,2\r\n";
+      }),
+    },
+  };
+}
+
+type AnyArgs = never;
+const call = (handler: (args: AnyArgs) => unknown, url: string, context: unknown) =>
+  settle(() => handler(routeArgs(new Request(url), context as Parameters<typeof routeArgs>[1]) as AnyArgs));
+
+describe("the Analytics screen", () => {
+  it("sends a visitor who is not signed in to the sign-in page, and lets owners and editors in", async () => {
+    const services = analyticsServices();
+    const signedOut = createRouteTestContext(services, null).context;
+    for (const handler of [loader, exportLoader]) {
+      const outcome = await call(handler, "http://blog.test/admin/analytics", signedOut);
+      expect(outcome.status).toBe(302);
+      expect(outcome.headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
+    }
+    expect(services.analyticsReports.report).not.toHaveBeenCalled();
+    expect(services.analyticsReports.exportCsv).not.toHaveBeenCalled();
+
+    for (const user of [TEST_ADMIN, EDITOR]) {
+      const { context } = createRouteTestContext(services, user);
+      expect((await call(loader, "http://blog.test/admin/analytics", context)).status).toBe(200);
+    }
+  });
+
+  it("reads the range from the address in the site's time zone, today when none is given", async () => {
+    const services = analyticsServices();
+    const { context } = createRouteTestContext(services, TEST_ADMIN);
+    await call(loader, "http://blog.test/admin/analytics", context);
+    expect(services.analyticsReports.today).toHaveBeenCalledWith("UTC");
+    expect(services.analyticsReports.report).toHaveBeenLastCalledWith(
+      expect.objectContaining({ key: "today", from: "2026-03-15", to: "2026-03-15", granularity: "hour" }),
+      "UTC",
+      undefined,
+    );
+    await call(loader, "http://blog.test/admin/analytics?range=30d&list=source&page=3", context);
+    expect(services.analyticsReports.report).toHaveBeenLastCalledWith(
+      expect.objectContaining({ key: "30d", from: "2026-02-14", granularity: "day" }),
+      "UTC",
+      { dimension: "source", page: 3 },
+    );
+    await call(loader, "http://blog.test/admin/analytics?range=custom&from=2026-01-01&to=2026-01-31", context);
+    expect(services.analyticsReports.report).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        key: "custom",
+        from: "2026-01-01",
+        to: "2026-01-31",
+        previous: { from: "2025-12-01", to: "2025-12-31" },
+      }),
+      "UTC",
+      undefined,
+    );
+  });
+
+  it("answers 400 with the reason to a range it cannot read, and 404 to a list page that does not exist", async () => {
+    const services = analyticsServices();
+    const { context } = createRouteTestContext(services, TEST_ADMIN);
+    for (const [query, message] of [
+      ["range=forever", "Choose a range: today, 7 days, 30 days, 12 months or custom dates."],
+      ["from=2026-02-30&to=2026-03-01", "Dates are written YYYY-MM-DD, for example 2026-03-05."],
+      ["from=2026-03-02&to=2026-03-01", "The start date comes after the end date."],
+      ["from=%3Cscript%3E&to=", "Dates are written YYYY-MM-DD, for example 2026-03-05."],
+    ] as const) {
+      const outcome = await call(loader, `http://blog.test/admin/analytics?${query}`, context);
+      expect(outcome, query).toMatchObject({ status: 400, body: { message } });
+    }
+    for (const query of ["list=referrers&page=2", "list=path&page=0", "list=path&page=11", "list=path", "page=2"]) {
+      const outcome = await call(loader, `http://blog.test/admin/analytics?${query}`, context);
+      expect(outcome, query).toMatchObject({ status: 404, body: { message: "Page not found" } });
+    }
+    expect(services.analyticsReports.report).not.toHaveBeenCalled();
+  });
+});
+
+describe("the Analytics CSV export", () => {
+  async function download(query: string) {
+    const services = analyticsServices();
+    const { context } = createRouteTestContext(services, EDITOR);
+    const outcome = await call(exportLoader, `http://blog.test/admin/analytics/export.csv${query}`, context);
+    return { services, outcome };
+  }
+
+  it("exports today's paths when no range is given, as a CSV download", async () => {
+    const { services } = await download("");
+    expect(services.analyticsReports.exportCsv).toHaveBeenCalledWith({ from: "2026-03-15", to: "2026-03-15" });
+    const response = (await exportLoader(
+      routeArgs(
+        new Request("http://blog.test/admin/analytics/export.csv?from=2026-03-01&to=2026-03-15"),
+        createRouteTestContext(analyticsServices(), TEST_ADMIN).context,
+      ) as never,
+    )) as Response;
+    expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("Content-Disposition")).toBe(
+      'attachment; filename="analytics-2026-03-01-to-2026-03-15.csv"',
+    );
+    expect(await response.text()).toBe("path,views,visitors\r\n/blog/a,5,2\r\n");
+  });
+
+  it("refuses a range it cannot read with 400 and the reason", async () => {
+    for (const query of ["?from=2026-03-01", "?from=yesterday&to=today", "?from=2026-03-02&to=2026-03-01"]) {
+      const { services, outcome } = await download(query);
+      expect(outcome.status, query).toBe(400);
+      expect(services.analyticsReports.exportCsv).not.toHaveBeenCalled();
+    }
+  });
+});
