@@ -35,11 +35,9 @@ export async function upsertFeedFetches(db: Kysely<Database>, rows: readonly Fee
       .insertInto("analytics_feed_fetches")
       .values(rows.slice(start, start + EVENT_BATCH_ROWS))
       .onConflict((conflict) =>
-        conflict
-          .columns(["day", "fetcher", "fetcher_key"])
-          .doUpdateSet((eb) => ({
-            subscribers: eb.fn.coalesce(eb.ref("excluded.subscribers"), eb.ref("analytics_feed_fetches.subscribers")),
-          })),
+        conflict.columns(["day", "fetcher", "fetcher_key"]).doUpdateSet((eb) => ({
+          subscribers: eb.fn.coalesce(eb.ref("excluded.subscribers"), eb.ref("analytics_feed_fetches.subscribers")),
+        })),
       )
       .execute();
   }
@@ -98,6 +96,16 @@ const DIMENSIONS: Record<AnalyticsDimension, DimensionRule> = {
   not_found: { kind: "not_found", value: column("path") },
 };
 
+/** Days to keep, both ends included; none: every day. */
+export interface DayBounds {
+  fromDay?: string;
+  toDay?: string;
+}
+
+function dayBounds({ fromDay, toDay }: DayBounds) {
+  return sql`${fromDay === undefined ? sql`` : sql`and e.day >= ${fromDay}`} ${toDay === undefined ? sql`` : sql`and e.day <= ${toDay}`}`;
+}
+
 export interface DeltaRow {
   day: string;
   value: string;
@@ -118,8 +126,8 @@ export async function aggregateEventsAfter(
     afterId,
     throughId,
     dimension,
-    fromDay,
-  }: { afterId: number; throughId?: number; dimension: AnalyticsDimension; fromDay?: string },
+    ...days
+  }: { afterId: number; throughId?: number; dimension: AnalyticsDimension } & DayBounds,
 ): Promise<DeltaRow[]> {
   const rule = DIMENSIONS[dimension];
   const value = rule.value("e");
@@ -134,7 +142,7 @@ export async function aggregateEventsAfter(
     from analytics_events e
     where e.id > ${afterId}
       ${throughId === undefined ? sql`` : sql`and e.id <= ${throughId}`}
-      ${fromDay === undefined ? sql`` : sql`and e.day >= ${fromDay}`}
+      ${dayBounds(days)}
       and e.kind = ${rule.kind}
       ${rule.needsValue ? sql`and ${value} is not null` : sql``}
     group by e.day${dimension === "total" ? sql`` : sql`, ${value}`}
@@ -151,7 +159,7 @@ export interface HourDeltaRow {
 /** As aggregateEventsAfter, per hour of the views: the "today" chart's figures to add. */
 export async function aggregateHoursAfter(
   db: Kysely<Database>,
-  { afterId, throughId, fromDay }: { afterId: number; throughId?: number; fromDay?: string },
+  { afterId, throughId, ...days }: { afterId: number; throughId?: number } & DayBounds,
 ): Promise<HourDeltaRow[]> {
   const rows = await sql<{ hour: string; views: number | string; visitors: number | string }>`
     select e.hour as hour, count(*) as views,
@@ -163,7 +171,7 @@ export async function aggregateHoursAfter(
     from analytics_events e
     where e.id > ${afterId}
       ${throughId === undefined ? sql`` : sql`and e.id <= ${throughId}`}
-      ${fromDay === undefined ? sql`` : sql`and e.day >= ${fromDay}`}
+      ${dayBounds(days)}
       and e.kind = 'view'
     group by e.hour
   `.execute(db);
@@ -171,6 +179,26 @@ export async function aggregateHoursAfter(
 }
 
 const ROLLUP_NAME = "events";
+
+export interface RollupTail {
+  daily: (DeltaRow & { dimension: AnalyticsDimension })[];
+  hourly: HourDeltaRow[];
+}
+
+/**
+ * What the events not yet rolled up add to the rollups of the days in `bounds`, by the rule the
+ * rollup pass itself uses: adding these rows to analytics_daily and analytics_hourly gives exact
+ * figures. Read-only; the tail is the minute or two since the last pass.
+ */
+export async function readRollupTail(db: Kysely<Database>, bounds: DayBounds): Promise<RollupTail> {
+  const afterId = await readRollupWatermark(db);
+  const daily: RollupTail["daily"] = [];
+  for (const dimension of Object.keys(DIMENSIONS) as AnalyticsDimension[]) {
+    const rows = await aggregateEventsAfter(db, { afterId, dimension, ...bounds });
+    daily.push(...rows.map((row) => ({ ...row, dimension })));
+  }
+  return { daily, hourly: await aggregateHoursAfter(db, { afterId, ...bounds }) };
+}
 
 /** The rollups hold exactly the events with `id <= through_id`. */
 export async function readRollupWatermark(db: Kysely<Database>): Promise<number> {
