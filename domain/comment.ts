@@ -26,6 +26,13 @@ export interface Comment {
   author: string;
   content: string;
   createdAt: string;
+  /** Present on a reply from the fediverse: its author's handle ("@alice@example.social") and profile. */
+  remoteAuthor?: RemoteAuthor;
+}
+
+export interface RemoteAuthor {
+  handle: string;
+  url: string;
 }
 
 export const commentForm = defineForm({

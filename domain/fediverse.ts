@@ -76,10 +76,11 @@ export const fediverseSettingsSchema = z.object({
     .superRefine((text, context) => {
       const lines = text.split(/\r\n?|\n/);
       const wrong = lines.findIndex((line) => line.trim() !== "" && parseBlockedLine(line) === undefined);
-      if (wrong !== -1) {
+      const line = lines[wrong];
+      if (line !== undefined) {
         context.addIssue({
           code: "custom",
-          message: `Line ${wrong + 1} ("${lines[wrong].trim().slice(0, 60)}") is neither a domain (example.social) nor an actor address (https://…)`,
+          message: `Line ${wrong + 1} ("${line.trim().slice(0, 60)}") is neither a domain (example.social) nor an actor address (https://…)`,
         });
       }
     })

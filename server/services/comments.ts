@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Comment, CommentInput, CommentStatus, ModerationAction } from "#domain/comment.ts";
+import type { Comment, CommentInput, CommentStatus, ModerationAction, RemoteAuthor } from "#domain/comment.ts";
 import { type CommentSettings, commentSettingsSchema, DEFAULT_COMMENT_SETTINGS } from "#domain/comment-settings.ts";
 import { COMMENTS_PER_PAGE, type Page, pageWindow } from "#domain/pagination.ts";
 import type { Database } from "../db/schema.ts";
@@ -12,6 +12,7 @@ import { type ContentChanges, createContentChanges, postTag } from "./content-ch
 import * as settings from "../repositories/settings.ts";
 import { areCommentsClosed, COMMENT_POLICY, decideComment } from "./comment-policy.ts";
 import { createRateLimiter, type RateLimitPolicy } from "./rate-limit.ts";
+import { remoteAuthorName, remoteReplyText } from "./remote-reply-text.ts";
 
 /**
  * Per client address: far more than a person writes in ten minutes, few enough that a
@@ -23,6 +24,8 @@ export const COMMENT_RATE_LIMIT: RateLimitPolicy = { maxHits: 20, windowMs: 10 *
 export const MODERATION_PAGE_SIZE = 50;
 
 const SETTINGS_KEY = "comments";
+/** What the Comments screen says of a reply from the fediverse: every one waits for the moderator. */
+export const REMOTE_REPLY_HELD_REASON = "Reply from the fediverse";
 const COMMENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface CommentServiceDeps {
@@ -147,6 +150,68 @@ export function createCommentService({
     },
 
     listPublicComments,
+
+    /**
+     * A reply from the fediverse to a public post whose comments are open becomes a held comment
+     * (issue 25): its HTML read as text (remote-reply-text.ts), its author's name and handle, a
+     * link to their profile. The same note again changes nothing; an edit of it (same author)
+     * replaces the text and holds it again. Undefined when the post takes no comment or the
+     * note has no text.
+     */
+    async receiveRemoteReply(reply: {
+      postId: string;
+      noteUrl: string;
+      remoteAuthor: RemoteAuthor;
+      authorName: string | null;
+      contentHtml: string;
+      published?: Date;
+    }): Promise<{ commentId: string; outcome: "held" | "edited" | "unchanged" } | undefined> {
+      const at = now();
+      const content = remoteReplyText(reply.contentHtml);
+      const author = remoteAuthorName(reply.authorName, reply.remoteAuthor.handle);
+      if (content === "") return undefined;
+      const existing = await guardDatabase(() => comments.findRemoteReply(db, reply.noteUrl, reply.remoteAuthor.url));
+      if (existing) {
+        if (existing.content === content) return { commentId: existing.id, outcome: "unchanged" };
+        await guardDatabase(() =>
+          comments.updateRemoteReply(db, existing.id, { author, content, heldReason: REMOTE_REPLY_HELD_REASON }),
+        );
+        if (existing.status === "approved") changes.publish([postTag(existing.postId)]);
+        return { commentId: existing.id, outcome: "edited" };
+      }
+      const [found, policySettings] = await Promise.all([
+        guardDatabase(() => comments.findCommentablePost(db, reply.postId, at.toISOString())),
+        readSettings(),
+      ]);
+      const post = found?.post;
+      if (!post || post.id !== reply.postId || areCommentsClosed(post, policySettings, at)) return undefined;
+      // A remote clock may be ahead, or lie: a reply is never dated after its arrival.
+      const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
+      const comment = await guardDatabase(() =>
+        comments.insertRemoteReply(db, {
+          postId: post.id,
+          author,
+          content,
+          createdAt: published.toISOString(),
+          heldReason: REMOTE_REPLY_HELD_REASON,
+          noteUrl: reply.noteUrl,
+          remoteAuthor: reply.remoteAuthor,
+        }),
+      );
+      return comment && { commentId: comment.id, outcome: "held" };
+    },
+
+    /** Removes the comment a note became, when its author deletes the note; false when there was none. */
+    async removeRemoteReply(noteUrl: string, actorUrl: string): Promise<boolean> {
+      const removed = await guardDatabase(() => comments.deleteRemoteReply(db, noteUrl, actorUrl));
+      if (removed?.status === "approved") changes.publish([postTag(removed.postId)]);
+      return removed !== undefined;
+    },
+
+    /** Replies from the fediverse per post, held ones included, spam left out. */
+    async countRemoteReplies(postIds: readonly string[]): Promise<Map<string, number>> {
+      return guardDatabase(() => comments.countRemoteReplies(db, postIds));
+    },
 
     /**
      * Everything under a post's article: a page of its approved comments (newest first),

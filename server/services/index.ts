@@ -10,6 +10,7 @@ import { createAuditLog } from "./audit.ts";
 import { createAuthService } from "./auth.ts";
 import { createCommentService } from "./comments.ts";
 import { createContentChanges } from "./content-changes.ts";
+import { createFediverseService } from "./fediverse.ts";
 import { createHousekeeping } from "./housekeeping.ts";
 import { createLoginThrottle } from "./login-throttle.ts";
 import { createMediaService } from "./media.ts";
@@ -97,10 +98,12 @@ export function createServices({
   });
   const readSite = async () => ({ title: (await siteSettings.current()).title, url: siteUrl });
   const postNewsletter = createPostNewsletter({ db, now, outbox, readSite, emailOn });
+  const comments = createCommentService({ db, now, ipSalt: commentIpSalt, changes });
   return {
     changes,
     posts: createPostService({ db, dialect, now, audit, changes, newsletter: emailOn ? postNewsletter : undefined }),
-    comments: createCommentService({ db, now, ipSalt: commentIpSalt, changes }),
+    comments,
+    fediverse: createFediverseService({ db, now, audit, comments, siteUrl }),
     auth,
     twoFactor,
     users: createUserService({ db, now, audit, passwordCost }),

@@ -1,0 +1,258 @@
+import type { Kysely } from "kysely";
+import {
+  DEFAULT_FEDIVERSE_SETTINGS,
+  type FediverseSettings,
+  fediverseSettingsSchema,
+  type Follower,
+  type FollowerState,
+  isBlockedBy,
+  parseBlockedList,
+  type PostFediverseCounts,
+  type ReactionKind,
+} from "#domain/fediverse.ts";
+import { ADMIN_POSTS_PER_PAGE } from "#domain/pagination.ts";
+import type { Database } from "../db/schema.ts";
+import { guardDatabase } from "../errors.ts";
+import * as repository from "../repositories/fediverse.ts";
+import * as settingsRepository from "../repositories/settings.ts";
+import type { Actor, AuditLog } from "./audit.ts";
+import type { CommentService } from "./comments.ts";
+
+export type { FollowerDetail } from "../repositories/fediverse.ts";
+
+const SETTINGS_KEY = "fediverse";
+
+/** How stale another server's save may be here: the inbox reads the blocked list on every activity. */
+export const FEDIVERSE_SETTINGS_CHECK_MS = 1000;
+
+/** Followers a page on the Fediverse screen. */
+export const FOLLOWERS_PER_PAGE = ADMIN_POSTS_PER_PAGE;
+
+/** Where the blog's own posts live as ActivityPub objects (docs/decisions/0015): `/ap/posts/{id}`. */
+const POST_OBJECT_PATH = /^\/ap\/posts\/([A-Za-z0-9_-]{1,64})$/;
+/** A post's page, which a reply may name instead (`/blog/{slug}`). */
+const POST_PAGE_PATH = /^\/blog\/([^/]{1,200})\/?$/;
+
+export interface FediverseServiceDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+  audit: AuditLog;
+  /** Replies become comments, and only the comment service writes comments. */
+  comments: CommentService;
+  /** SITE_URL: only addresses on it can name one of the blog's posts. */
+  siteUrl: string;
+}
+
+export function createFediverseService({ db, now, audit, comments, siteUrl }: FediverseServiceDeps) {
+  let cache: { settings: FediverseSettings; blocked: ReturnType<typeof parseBlockedList>; readAt: number } | undefined;
+  const listeners = new Set<(settings: FediverseSettings) => void>();
+  const site = new URL(siteUrl);
+
+  function remember(settings: FediverseSettings) {
+    cache = { settings, blocked: parseBlockedList(settings.blocked), readAt: now().getTime() };
+    return cache;
+  }
+
+  async function load() {
+    const at = now().getTime();
+    if (cache && at - cache.readAt < FEDIVERSE_SETTINGS_CHECK_MS) return cache;
+    const stored = await guardDatabase(() => settingsRepository.readSetting(db, SETTINGS_KEY));
+    const parsed = fediverseSettingsSchema.safeParse(stored ?? {});
+    return remember(parsed.success ? parsed.data : DEFAULT_FEDIVERSE_SETTINGS);
+  }
+
+  async function listFollowers(options: { state?: FollowerState; page?: number } = {}) {
+    const state = options.state ?? "accepted";
+    const counts = await guardDatabase(() => repository.countFollowers(db));
+    const pageCount = Math.max(1, Math.ceil(counts[state] / FOLLOWERS_PER_PAGE));
+    const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
+    const rows = await guardDatabase(() =>
+      repository.listFollowers(db, state, { limit: FOLLOWERS_PER_PAGE, offset: (page - 1) * FOLLOWERS_PER_PAGE }),
+    );
+    const items: Follower[] = rows.map(({ id, actorUrl, handle, server, state, createdAt }) => ({
+      id,
+      actorUrl,
+      handle,
+      server,
+      state,
+      createdAt,
+    }));
+    return { items, total: counts[state], page, pageCount };
+  }
+
+  async function postCountsFor(postIds: readonly string[]): Promise<Map<string, PostFediverseCounts>> {
+    const ids = [...new Set(postIds)];
+    const [reactions, replies] = await Promise.all([
+      guardDatabase(() => repository.countReactions(db, ids)),
+      comments.countRemoteReplies(ids),
+    ]);
+    return new Map(
+      ids.map((id) => [
+        id,
+        {
+          likes: reactions.get(id)?.like ?? 0,
+          boosts: reactions.get(id)?.announce ?? 0,
+          replies: replies.get(id) ?? 0,
+        },
+      ]),
+    );
+  }
+
+  return {
+    /** The settings, read at most once a second (FEDIVERSE_SETTINGS_CHECK_MS): cheap enough for every page. */
+    async settings(): Promise<FediverseSettings> {
+      return (await load()).settings;
+    },
+
+    /** Saves the settings; followers the new blocked list names are removed at once. */
+    async saveSettings(values: FediverseSettings, actor: Actor): Promise<void> {
+      const before = (await load()).settings;
+      await guardDatabase(() => settingsRepository.writeSetting(db, SETTINGS_KEY, values));
+      const { blocked } = remember(values);
+      if (blocked.length > 0) {
+        const followers = await guardDatabase(() => repository.listFollowerActors(db));
+        const gone = followers.filter((follower) => isBlockedBy(blocked, new URL(follower.actorUrl)));
+        await guardDatabase(() =>
+          repository.deleteFollowers(
+            db,
+            gone.map((follower) => follower.id),
+          ),
+        );
+      }
+      const changed = (Object.keys(values) as (keyof FediverseSettings)[]).filter((key) => before[key] !== values[key]);
+      await audit.record(actor, "settings-changed", changed.map((key) => `fediverse ${key}`).join(", "));
+      for (const listener of listeners) listener(values);
+    },
+
+    /** Called on this server's save; a page cache drops its pages here (the footer shows the handle). */
+    onChange(listener: (settings: FediverseSettings) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    /** Whether the blocked list names this actor or its server. */
+    async isBlocked(actorUrl: URL): Promise<boolean> {
+      return isBlockedBy((await load()).blocked, actorUrl);
+    },
+
+    /**
+     * Records a Follow: accepted at once, or pending when the owner approves follows by hand.
+     * Following again keeps the state the account already has.
+     */
+    async followFrom(follow: {
+      actorUrl: string;
+      handle: string;
+      inboxUrl: string;
+      sharedInboxUrl: string | null;
+      followActivityId: string | null;
+    }): Promise<{ id: string; state: FollowerState }> {
+      const { settings } = await load();
+      return guardDatabase(() =>
+        repository.upsertFollower(db, {
+          ...follow,
+          server: new URL(follow.actorUrl).host,
+          state: settings.approveFollowsByHand ? "pending" : "accepted",
+          createdAt: now().toISOString(),
+        }),
+      );
+    },
+
+    async unfollowFrom(actorUrl: string): Promise<boolean> {
+      return guardDatabase(() => repository.deleteFollowerByActor(db, actorUrl));
+    },
+
+    listFollowers,
+
+    async findFollower(id: string) {
+      return guardDatabase(() => repository.findFollower(db, id));
+    },
+
+    async findFollowerByActor(actorUrl: string) {
+      return guardDatabase(() => repository.findFollowerByActor(db, actorUrl));
+    },
+
+    /** Removes a follower; hands back what it was, so a pending one can be sent its Reject. */
+    async removeFollower(id: string) {
+      return guardDatabase(() => repository.deleteFollower(db, id));
+    },
+
+    /** Marks a pending follower accepted; the federation sends the Accept. */
+    async approveFollower(id: string) {
+      return guardDatabase(() => repository.acceptFollower(db, id));
+    },
+
+    async countFollowers(): Promise<Record<FollowerState, number>> {
+      return guardDatabase(() => repository.countFollowers(db));
+    },
+
+    /** Accepted followers a page at a time, for the followers collection and delivery; `nextCursor` null at the end. */
+    async followerInboxes({ cursor, limit }: { cursor: string | null; limit: number }) {
+      const rows = await guardDatabase(() => repository.listFollowerInboxes(db, cursor, limit + 1));
+      const items = rows.slice(0, limit);
+      return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
+    },
+
+    /**
+     * The id of the public post an ActivityPub object URL names: its object id (`/ap/posts/{id}`)
+     * or its page (`/blog/{slug}`, a former slug too), on this site only. Drafts and scheduled
+     * posts are never found.
+     */
+    async findPublicPostId(objectUrl: URL): Promise<string | undefined> {
+      if (objectUrl.origin !== site.origin) return undefined;
+      const address = POST_OBJECT_PATH.exec(objectUrl.pathname)?.[1] ?? POST_PAGE_PATH.exec(objectUrl.pathname)?.[1];
+      if (address === undefined) return undefined;
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(address);
+      } catch {
+        return undefined;
+      }
+      return guardDatabase(() => repository.findPublicPostIdAt(db, decoded, now().toISOString()));
+    },
+
+    /** A like or a boost, once per post, kind and actor; false when it was already counted. */
+    async recordReaction(reaction: { postId: string; kind: ReactionKind; actorUrl: string; activityId: string }) {
+      return guardDatabase(() => repository.insertReaction(db, { ...reaction, createdAt: now().toISOString() }));
+    },
+
+    /** Takes back a like or a boost, named by its activity or by what it was; only its actor can. */
+    async undoReaction(
+      reaction: { activityId: string; actorUrl: string } | { postId: string; kind: ReactionKind; actorUrl: string },
+    ): Promise<boolean> {
+      return guardDatabase(() => repository.deleteReaction(db, reaction));
+    },
+
+    /** A reply to a post: a held comment with its author's handle and profile (the comment service decides). */
+    async receiveReply(reply: {
+      postId: string;
+      noteUrl: string;
+      actorUrl: string;
+      actorHandle: string;
+      authorName: string | null;
+      contentHtml: string;
+      published?: Date;
+    }) {
+      return comments.receiveRemoteReply({
+        postId: reply.postId,
+        noteUrl: reply.noteUrl,
+        remoteAuthor: { handle: reply.actorHandle, url: reply.actorUrl },
+        authorName: reply.authorName,
+        contentHtml: reply.contentHtml,
+        published: reply.published,
+      });
+    },
+
+    /** The note was deleted by its author: so is the comment it became. */
+    async removeReply(noteUrl: string, actorUrl: string): Promise<boolean> {
+      return comments.removeRemoteReply(noteUrl, actorUrl);
+    },
+
+    async postCounts(postId: string): Promise<PostFediverseCounts> {
+      return (await postCountsFor([postId])).get(postId) ?? { likes: 0, boosts: 0, replies: 0 };
+    },
+
+    postCountsFor,
+  };
+}
+
+export type FediverseService = ReturnType<typeof createFediverseService>;
