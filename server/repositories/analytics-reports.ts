@@ -157,3 +157,27 @@ export async function countFollowersByHour(db: Db, from: string, to: string): Pr
     .execute();
   return rows.map((row) => ({ hour: row.hour, count: Number(row.count) }));
 }
+
+/** Some values of a dimension summed over a range: the rollup's share of values the tail also counted. */
+export async function sumValues(
+  db: Db,
+  dimension: AnalyticsDimension,
+  range: DayRange,
+  values: readonly string[],
+): Promise<ListRow[]> {
+  if (values.length === 0) return [];
+  const rows = await db
+    .selectFrom("analytics_daily")
+    .select((eb) => [
+      "value",
+      eb.fn.sum<number | string>("views").as("views"),
+      eb.fn.sum<number | string>("visitors").as("visitors"),
+    ])
+    .where("dimension", "=", dimension)
+    .where("day", ">=", range.from)
+    .where("day", "<=", range.to)
+    .where("value", "in", values)
+    .groupBy("value")
+    .execute();
+  return rows.map((row) => ({ value: row.value, ...figures(row) }));
+}

@@ -1,6 +1,7 @@
 // The Analytics screen's figures (docs/decisions/0016-analytics.md): read from the rollups, so a
 // year of views costs a few hundred rows; counting them is services/analytics.ts.
 import type { Kysely } from "kysely";
+import type { AnalyticsDimension } from "#domain/analytics.ts";
 import {
   type AnalyticsRange,
   addDays,
@@ -14,6 +15,7 @@ import {
   type AnalyticsReport,
   type CountPoint,
   type Figures,
+  type ListRow,
   REPORT_LIST_PAGE_SIZE,
   REPORT_LISTS,
   type ReportList,
@@ -22,6 +24,12 @@ import {
 } from "#domain/analytics-report.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
+import {
+  aggregateEventsAfter,
+  readRollupTail,
+  readRollupWatermark,
+  type RollupTail,
+} from "../repositories/analytics.ts";
 import * as reports from "../repositories/analytics-reports.ts";
 import { csvCell } from "./subscriber-csv.ts";
 
@@ -47,6 +55,37 @@ function utcWindow(range: DayRange): { from: string; to: string } {
   return { from: `${addDays(range.from, -1)}T00`, to: `${addDays(range.to, 2)}T00` };
 }
 
+const inRange = (day: string, range: DayRange) => day >= range.from && day <= range.to;
+
+/** What the tail adds to one dimension's values over a range. */
+function tailByValue(tail: RollupTail, dimension: AnalyticsDimension, range: DayRange): Map<string, Figures> {
+  const sums = new Map<string, Figures>();
+  for (const row of tail.daily) {
+    if (row.dimension !== dimension || !inRange(row.day, range)) continue;
+    const sum = sums.get(row.value) ?? { views: 0, visitors: 0 };
+    sums.set(row.value, { views: sum.views + row.views, visitors: sum.visitors + row.visitors });
+  }
+  return sums;
+}
+
+function addFigures(a: Figures, b: Figures | undefined): Figures {
+  return b ? { views: a.views + b.views, visitors: a.visitors + b.visitors } : a;
+}
+
+/** The lists' order: most views, then most visitors, then by value. */
+function byRank(a: ListRow, b: ListRow): number {
+  return b.views - a.views || b.visitors - a.visitors || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+}
+
+/** Rollup rows with the tail's figures added, tail-only values included, in the lists' order. */
+function mergeTail(rows: ListRow[], tail: Map<string, Figures>): ListRow[] {
+  const merged = new Map(rows.map((row) => [row.value, row]));
+  for (const [value, figures] of tail) {
+    merged.set(value, { value, ...addFigures(merged.get(value) ?? { views: 0, visitors: 0 }, figures) });
+  }
+  return [...merged.values()].sort(byRank);
+}
+
 export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now: () => Date }) {
   /**
    * Rows counted per UTC hour, put in the range's buckets in the site's zone. A zone whose offset
@@ -63,20 +102,61 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
     return [...counts].map(([bucket, count]) => ({ bucket, count }));
   }
 
-  async function readSeries(range: AnalyticsRange) {
+  /** A dimension's sum over a range, the tail's events included. */
+  async function sumWithTail(dimension: AnalyticsDimension, range: DayRange, tail: RollupTail): Promise<Figures> {
+    const rolled = await reports.sumDimension(db, dimension, range);
+    return [...tailByValue(tail, dimension, range).values()].reduce(addFigures, rolled);
+  }
+
+  async function readSeries(range: AnalyticsRange, tail: RollupTail) {
     const rows =
       range.granularity === "hour"
         ? await reports.listTotalsByHour(db, range.from)
         : await reports.listTotalsByDay(db, range, range.granularity === "month");
     const found = new Map(rows.map((row) => [row.bucket, row]));
-    return bucketsOf(range).map((bucket) => found.get(bucket) ?? { bucket, views: 0, visitors: 0 });
+    const series = bucketsOf(range).map((bucket) => found.get(bucket) ?? { bucket, views: 0, visitors: 0 });
+    const extra =
+      range.granularity === "hour"
+        ? tail.hourly.map((row) => ({ ...row, bucket: row.hour }))
+        : tail.daily
+            .filter((row) => row.dimension === "total")
+            .map((row) => ({ ...row, bucket: bucketOfHour(`${row.day}T00`, range.granularity) }));
+    return series.map((point) =>
+      extra
+        .filter((row) => row.bucket === point.bucket)
+        .reduce((sum, row) => ({ ...sum, ...addFigures(sum, row) }), point),
+    );
   }
 
-  async function readList(dimension: ReportListDimension, range: DayRange, page: number): Promise<ReportList> {
-    const rows = await reports.listTopValues(db, dimension, range, {
-      limit: REPORT_LIST_PAGE_SIZE + 1,
-      offset: (page - 1) * REPORT_LIST_PAGE_SIZE,
-    });
+  /**
+   * One page of a list. When the tail counted some values, the rollup's top rows are read with
+   * room for each of them to overtake one, so the merged page is the one a full rollup would give.
+   */
+  async function readList(
+    dimension: ReportListDimension,
+    range: DayRange,
+    page: number,
+    tail: RollupTail,
+  ): Promise<ReportList> {
+    const offset = (page - 1) * REPORT_LIST_PAGE_SIZE;
+    const added = tailByValue(tail, dimension, range);
+    let rows: ListRow[];
+    if (added.size === 0) {
+      rows = await reports.listTopValues(db, dimension, range, { limit: REPORT_LIST_PAGE_SIZE + 1, offset });
+    } else {
+      const top = await reports.listTopValues(db, dimension, range, {
+        limit: offset + REPORT_LIST_PAGE_SIZE + 1 + added.size,
+        offset: 0,
+      });
+      const listed = new Set(top.map((row) => row.value));
+      const others = await reports.sumValues(
+        db,
+        dimension,
+        range,
+        [...added.keys()].filter((value) => !listed.has(value)),
+      );
+      rows = mergeTail([...top, ...others], added).slice(offset, offset + REPORT_LIST_PAGE_SIZE + 1);
+    }
     return {
       dimension,
       page,
@@ -96,14 +176,16 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
       const since = new Date(now().getTime() - VISITORS_NOW_MINUTES * 60_000).toISOString();
       const window = utcWindow(range);
       return guardDatabase(async () => {
+        // The events not rolled up yet (the last minute or two), for the range and the period before.
+        const tail = await readRollupTail(db, { fromDay: range.previous.from, toDay: range.to });
         const [totals, previous, series, visitorsNow, lists, subscribers, followers] = await Promise.all([
-          reports.sumDimension(db, "total", range),
-          reports.sumDimension(db, "total", range.previous),
-          readSeries(range),
+          sumWithTail("total", range, tail),
+          sumWithTail("total", range.previous, tail),
+          readSeries(range, tail),
           reports.countVisitorsSince(db, since),
           Promise.all(
             REPORT_LISTS.map(({ dimension }) =>
-              readList(dimension, range, listPage?.dimension === dimension ? listPage.page : 1),
+              readList(dimension, range, listPage?.dimension === dimension ? listPage.page : 1, tail),
             ),
           ),
           reports.countConfirmedSubscribersByHour(db, window.from, window.to),
@@ -126,22 +208,40 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
     async postViews(path: string, timeZone: string): Promise<Figures> {
       const today = dayIn(timeZone, now());
       const range = { from: addDays(today, 1 - POST_VIEWS_DAYS), to: today };
-      return guardDatabase(() => reports.sumDimensionValue(db, "path", path, range));
+      return guardDatabase(async () => {
+        const afterId = await readRollupWatermark(db);
+        const tail = await aggregateEventsAfter(db, {
+          afterId,
+          dimension: "path",
+          fromDay: range.from,
+          toDay: range.to,
+        });
+        const rolled = await reports.sumDimensionValue(db, "path", path, range);
+        return tail.filter((row) => row.value === path).reduce(addFigures, rolled);
+      });
     },
 
-    /** Every path of a range as CSV (path, views, visitors), most viewed first, read in batches. */
+    /**
+     * Every path of a range as CSV (path, views, visitors), most viewed first. The rollup is read
+     * in batches; a range's paths are as many as the blog's pages, so their figures fit in memory.
+     */
     async *exportCsv(range: DayRange): AsyncGenerator<string> {
-      yield `${ANALYTICS_CSV_COLUMNS.join(",")}\r\n`;
+      const rows: ListRow[] = [];
       for (let offset = 0; ; offset += EXPORT_BATCH) {
-        const rows = await guardDatabase(() =>
+        const batch = await guardDatabase(() =>
           reports.listTopValues(db, "path", range, { limit: EXPORT_BATCH, offset }),
         );
-        if (rows.length > 0) {
-          yield rows
-            .map((row) => `${[row.value, String(row.views), String(row.visitors)].map(csvCell).join(",")}\r\n`)
-            .join("");
-        }
-        if (rows.length < EXPORT_BATCH) return;
+        rows.push(...batch);
+        if (batch.length < EXPORT_BATCH) break;
+      }
+      const tail = await guardDatabase(() => readRollupTail(db, { fromDay: range.from, toDay: range.to }));
+      yield `${ANALYTICS_CSV_COLUMNS.join(",")}\r\n`;
+      const merged = mergeTail(rows, tailByValue(tail, "path", range));
+      for (let start = 0; start < merged.length; start += EXPORT_BATCH) {
+        yield merged
+          .slice(start, start + EXPORT_BATCH)
+          .map((row) => `${[row.value, String(row.views), String(row.visitors)].map(csvCell).join(",")}\r\n`)
+          .join("");
       }
     },
   };

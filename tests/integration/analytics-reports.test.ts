@@ -102,6 +102,11 @@ describe.each(testDialects())("the Analytics screen's figures on $dialect", ({ d
     await insertEvent(handle.db, { at: "2026-03-05T09:58:00.000Z", visitor: "reader-1" });
     await insertEvent(handle.db, { at: "2026-03-05T09:59:00.000Z", visitor: "reader-2" });
     await insertEvent(handle.db, { at: "2026-03-05T09:59:30.000Z", visitor: "lost", kind: "not_found" });
+    // All of them rolled up already.
+    await handle.db
+      .insertInto("analytics_rollup_state")
+      .values({ name: "events", through_id: 5, seen_id: 5, seen_at: "2026-03-05T10:00:00.000Z" })
+      .execute();
 
     const report = await services.analyticsReports.report(rangeOf({}), "UTC");
     expect(report.series).toHaveLength(24);
@@ -215,6 +220,48 @@ describe.each(testDialects())("the Analytics screen's figures on $dialect", ({ d
       .execute();
     expect(await services.analyticsReports.postViews("/blog/hello", "UTC")).toEqual({ views: 12, visitors: 7 });
     expect(await services.analyticsReports.postViews("/blog/none", "UTC")).toEqual({ views: 0, visitors: 0 });
+  });
+
+  it("adds the events not rolled up yet, each visitor counted once a day, so a new page can overtake", async () => {
+    const { handle, services } = blog;
+    await insertEvent(handle.db, { at: "2026-03-05T09:00:00.000Z", visitor: "ada", path: "/a" });
+    await insertEvent(handle.db, { at: "2026-03-05T09:01:00.000Z", visitor: "bob", path: "/b" });
+    // The rollup pass has added those two.
+    await handle.db
+      .insertInto("analytics_rollup_state")
+      .values({ name: "events", through_id: 2, seen_id: 2, seen_at: "2026-03-05T09:02:00.000Z" })
+      .execute();
+    await handle.db
+      .insertInto("analytics_daily")
+      .values([
+        daily("2026-03-05", "total", "", 2, 2),
+        daily("2026-03-05", "path", "/a", 1, 1),
+        daily("2026-03-05", "path", "/b", 1, 1),
+      ])
+      .execute();
+    await handle.db.insertInto("analytics_hourly").values({ hour: "2026-03-05T09", views: 2, visitors: 2 }).execute();
+    // Not yet: ada again, and a new reader on a new page three times.
+    await insertEvent(handle.db, { at: "2026-03-05T09:30:00.000Z", visitor: "ada", path: "/a" });
+    for (const minute of ["40", "41", "42"]) {
+      await insertEvent(handle.db, { at: `2026-03-05T09:${minute}:00.000Z`, visitor: "cy", path: "/c" });
+    }
+
+    const report = await services.analyticsReports.report(rangeOf({}), "UTC");
+    expect(report.totals).toEqual({ views: 6, visitors: 3 });
+    expect(report.series[9]).toEqual({ bucket: "2026-03-05T09", views: 6, visitors: 3 });
+    expect(report.lists.find((list) => list.dimension === "path")?.rows).toEqual([
+      { value: "/c", views: 3, visitors: 1 },
+      { value: "/a", views: 2, visitors: 1 },
+      { value: "/b", views: 1, visitors: 1 },
+    ]);
+    const week = await services.analyticsReports.report(rangeOf({ range: "7d" }), "UTC");
+    expect(week.series.at(-1)).toEqual({ bucket: "2026-03-05", views: 6, visitors: 3 });
+    expect(await services.analyticsReports.postViews("/a", "UTC")).toEqual({ views: 2, visitors: 1 });
+    let text = "";
+    for await (const chunk of services.analyticsReports.exportCsv({ from: "2026-03-05", to: "2026-03-05" })) {
+      text += chunk;
+    }
+    expect(text).toBe("path,views,visitors\r\n/c,3,1\r\n/a,2,1\r\n/b,1,1\r\n");
   });
 
   it("exports every path of a range as CSV, most viewed first, with formulas kept as text", async () => {
