@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     sessionSecret,
     siteUrl: config.siteUrl,
     emailOn: config.mail !== undefined,
+    countryOf: config.geoipDb ? await server.openCountryLookup(config.geoipDb) : undefined,
   });
   await server.prepareDatabase(database, config, services, logger);
 
@@ -121,6 +122,12 @@ async function main(): Promise<void> {
   const housekeeping = setInterval(purgeExpired, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
 
+  // Beacons wait in memory at most a second; every app server also takes its turn at the rollups.
+  services.analytics.start({
+    error: (error: unknown, message: string) => logger.error({ err: error }, message),
+    warn: (message: string) => logger.warn(message),
+  });
+
   // The outbox's worker: every app server with SMTP_URL sends its share of what is queued.
   const mailer = config.mail ? await server.createMailer(config.mail) : undefined;
   if (mailer) {
@@ -149,6 +156,8 @@ async function main(): Promise<void> {
     listener.close(async () => {
       // The batch in flight is sent and recorded before the database closes.
       await services.outbox.stop();
+      // Views still in memory are written: a graceful stop loses none.
+      await services.analytics.stop().catch((error: unknown) => logger.error({ err: error }, "writing analytics failed"));
       mailer?.close();
       await vite?.close();
       await relay?.close();

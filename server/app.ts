@@ -3,6 +3,7 @@ import type { ServerBuild } from "react-router";
 import * as serverBuild from "virtual:react-router/server-build";
 
 export const build = serverBuild as unknown as ServerBuild;
+export { openCountryLookup } from "./analytics/geoip.ts";
 export { prepareDatabase } from "./boot.ts";
 export { startContentChangeRelay } from "./content-change-relay.ts";
 export { ConfigError, parseConfig, resolveCommentIpSalt, resolveSessionSecret } from "./config.ts";

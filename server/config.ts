@@ -119,6 +119,10 @@ const envSchema = z
       .min(1, SMTP_RATE_MESSAGE)
       .max(10_000, "must be at most 10000 messages per second")
       .default(10),
+    GEOIP_DB: z
+      .string()
+      .refine((file) => existsSync(file), "names no file: give the path of a GeoLite2 or DB-IP country .mmdb")
+      .optional(),
   })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     message: "must be set together with ADMIN_EMAIL",
@@ -152,6 +156,8 @@ export interface Config {
   pageCacheBytes: number;
   /** Outgoing email; undefined when SMTP_URL is unset, and then nothing is sent. */
   mail: MailConfig | undefined;
+  /** A GeoLite2 or DB-IP country file: analytics record the country of a view; unset, none is recorded. */
+  geoipDb: string | undefined;
 }
 
 export interface MailConfig {
@@ -214,6 +220,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
             rate: parsed.SMTP_RATE,
           }
         : undefined,
+    geoipDb: parsed.GEOIP_DB,
   };
 }
 

@@ -56,21 +56,9 @@ export interface AnalyticsRoutesOptions {
   rate?: { maxHits: number; windowMs: number };
 }
 
-/**
- * The beacon's endpoint and the feeds' fetch counter, ahead of React Router. The beacon answers
- * 204 whether or not it counted, so a reader's browser learns nothing from it; a refusal of
- * a malformed or oversized body, or of too many beacons, is a 4xx with a one-line reason.
- */
-export function createAnalyticsRoutes({
-  analytics,
-  sessionSecret,
-  now = Date.now,
-  rate,
-}: AnalyticsRoutesOptions): Router {
-  const router = Router();
-  const limiter = createBeaconLimiter(now, rate);
-
-  const countFeedFetches: RequestHandler = (req, _res, next) => {
+/** Notes each fetch of a feed; ahead of the page cache, which serves most of them. */
+export function countFeedFetches(analytics: Analytics): RequestHandler {
+  return (req, _res, next) => {
     if ((req.method === "GET" || req.method === "HEAD") && FEED_PATHS.has(req.path)) {
       // Not awaited: a feed is never slower for being counted, and a failure only loses the count.
       analytics
@@ -83,7 +71,16 @@ export function createAnalyticsRoutes({
     }
     next();
   };
-  router.use(countFeedFetches);
+}
+
+/**
+ * The beacon's endpoint, after the same-origin check and ahead of React Router. It answers 204
+ * whether or not it counted, so a reader's browser learns nothing from it; a malformed or
+ * oversized body, or too many beacons from one address, is refused with a 4xx and one line.
+ */
+export function createBeaconRoute({ analytics, sessionSecret, now = Date.now, rate }: AnalyticsRoutesOptions): Router {
+  const router = Router();
+  const limiter = createBeaconLimiter(now, rate);
 
   const checkBeacon: RequestHandler = (req, res, next) => {
     const retryAfter = limiter.hit(req.ip ?? "unknown");

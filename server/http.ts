@@ -4,6 +4,7 @@ import compression from "compression";
 import express, { type RequestHandler } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { Config } from "./config.ts";
+import { countFeedFetches, createBeaconRoute } from "./http-analytics.ts";
 import { limitRequestBodies, MAX_REQUEST_BODY_BYTES, UPLOAD_BODY_LIMITS } from "./http-body-limits.ts";
 import { answerUnexpectedFailures, logRequests } from "./http-logging.ts";
 import { expirePagesAtNextScheduledPost, serveCachedPages } from "./http-page-cache.ts";
@@ -77,9 +78,11 @@ export function createHttpApp(options: HttpAppOptions) {
   }
 
   app.use(createMediaFileRoutes({ services }));
+  app.use(countFeedFetches(services.analytics));
   app.use(serveCachedPages(options.pageCache, sessionSecret));
   app.use(expirePagesAtNextScheduledPost(services));
   app.use(requireSameOrigin(config.siteUrl));
+  app.use(createBeaconRoute({ analytics: services.analytics, sessionSecret }));
   app.use(requireFormBodies());
   app.use(limitRequestBodies(MAX_REQUEST_BODY_BYTES, UPLOAD_BODY_LIMITS));
 
