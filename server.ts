@@ -157,7 +157,9 @@ async function main(): Promise<void> {
       // The batch in flight is sent and recorded before the database closes.
       await services.outbox.stop();
       // Views still in memory are written: a graceful stop loses none.
-      await services.analytics.stop().catch((error: unknown) => logger.error({ err: error }, "writing analytics failed"));
+      await services.analytics
+        .stop()
+        .catch((error: unknown) => logger.error({ err: error }, "writing analytics failed"));
       mailer?.close();
       await vite?.close();
       await relay?.close();
