@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import type { SessionUser } from "#server/services/auth.ts";
 import { createRouteTestContext, routeArgs, settle, TEST_ADMIN } from "../../../tests/support/route-context.ts";
+import { buildPostInput } from "../../../tests/support/factories.ts";
 import { loader } from "./analytics";
+import { loader as postEditLoader } from "./post-edit";
 import { loader as exportLoader } from "./analytics-export";
 
 const EDITOR: SessionUser = { ...TEST_ADMIN, id: "editor-1", username: "ed", role: "editor" };
@@ -130,6 +132,49 @@ describe("the Analytics CSV export", () => {
       const { services, outcome } = await download(query);
       expect(outcome.status, query).toBe(400);
       expect(services.analyticsReports.exportCsv).not.toHaveBeenCalled();
+    }
+  });
+});
+
+describe("a post's readers in its editor", () => {
+  it("shows a published post's views and visitors of the last 30 days, counted at its address; a draft has none", async () => {
+    const POST_ID = "AAAAAAAAAAAAAAAA";
+    for (const published of [true, false]) {
+      const services = {
+        analyticsReports: { postViews: vi.fn(() => Promise.resolve({ views: 12, visitors: 5 })) },
+        fediverse: { postCounts: vi.fn(() => Promise.resolve({ likes: 0, boosts: 0, replies: 0 })) },
+        posts: {
+          getPostForEditing: vi.fn(() =>
+            Promise.resolve({
+              ...buildPostInput({ published }),
+              id: POST_ID,
+              slug: "a-post",
+              contentHtml: "",
+              readingMinutes: 1,
+              publishAt: null,
+              newsletter: "off",
+              createdAt: "2026-01-01T00:00:00.000Z",
+              updatedAt: "2026-01-01T00:00:00.000Z",
+            }),
+          ),
+          findUnsavedDraft: vi.fn(() => Promise.resolve(undefined)),
+          listRevisions: vi.fn(() => Promise.resolve([])),
+          findPreviewLinkCreatedAt: vi.fn(() => Promise.resolve(undefined)),
+        },
+        postNewsletter: { emailOn: false, findSends: vi.fn(() => Promise.resolve(new Map())) },
+      };
+      const { context } = createRouteTestContext(services, EDITOR);
+      const page = await settle(() =>
+        postEditLoader(
+          routeArgs(new Request(`http://blog.test/admin/posts/edit/${POST_ID}`), context, { id: POST_ID }) as never,
+        ),
+      );
+      expect(page.status).toBe(200);
+      expect((page.body as { views?: unknown }).views, String(published)).toEqual(
+        published ? { views: 12, visitors: 5 } : undefined,
+      );
+      if (published) expect(services.analyticsReports.postViews).toHaveBeenCalledWith("/blog/a-post", "UTC");
+      else expect(services.analyticsReports.postViews).not.toHaveBeenCalled();
     }
   });
 });

@@ -1,5 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import { NewsletterPanel } from "~/components/admin/editor/newsletter-panel";
+import { PostViews } from "~/components/admin/analytics-post-views";
 import { PreviewLinkPanel } from "~/components/admin/editor/preview-link-panel";
 import { RevisionList } from "~/components/admin/editor/revision-list";
 import { PostForm } from "~/components/admin/post-form";
@@ -25,7 +26,7 @@ export const loader = withRouteErrors(
   },
   async ({ request, context, params }: Route.LoaderArgs) => {
     requireAdmin({ request, context });
-    const { services } = context.get(appContext);
+    const { services, site } = context.get(appContext);
     if (!isPostId(params.id)) throw data<RouteErrorData>({ message: LOAD_FAILED_MESSAGE }, { status: 404 });
     const post = await services.posts.getPostForEditing(params.id);
     const [unsaved, revisions, previewLinkSince, sends] = await Promise.all([
@@ -35,6 +36,10 @@ export const loader = withRouteErrors(
       services.postNewsletter.findSends([post.id]),
     ]);
     // ?recover=1 (a link, so it works without JavaScript) opens the editor on the autosaved text.
+    // Readers are counted by the post's address; a draft has had none.
+    const views = post.published
+      ? await services.analyticsReports.postViews(postPath(post.slug), site.timeZone)
+      : undefined;
     const recovering = unsaved !== undefined && queryText(new URL(request.url), "recover") === "1";
     const values = toPostFormValues(post);
     const flash = await takeFlash(request);
@@ -49,6 +54,7 @@ export const loader = withRouteErrors(
         recovering,
         unsavedSince: unsaved?.createdAt,
         revisions,
+        views,
         previewLinkSince,
         email: { on: services.postNewsletter.emailOn, newsletter: post.newsletter },
         send: sends.get(post.id),
@@ -82,6 +88,7 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Edit Post</h1>
         <div className="flex flex-wrap items-center gap-4">
+          {loaderData.views ? <PostViews views={loaderData.views} /> : null}
           <Link
             to={`/admin/comments?${new URLSearchParams({ post: loaderData.id })}`}
             className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
