@@ -47,6 +47,42 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
           limit abuse such as comment spam.
         </li>
       </ul>
+      <h2>Visitor statistics</h2>
+      <p>
+        To know which posts are read and where readers come from, this site counts page views itself, in its own
+        database. No cookie is set, nothing is written to your browser&apos;s storage, and nothing is sent to anyone
+        else.
+      </p>
+      <ul>
+        <li>
+          <strong>What is counted.</strong> When a page loads in your browser, a small script sends one request with the
+          page&apos;s address, the site that linked to it (only its name, such as google.com, and any <code>utm_</code>{" "}
+          campaign tags in the link) and whether your screen is small, medium or large. The server adds the time, your
+          browser, operating system and kind of device as your browser names them, and your country if the owner has set
+          up a country lookup (made on this server from a file: your address is sent nowhere).
+        </li>
+        <li>
+          <strong>Counting visitors without knowing them.</strong> To count each visitor once a day, the server makes a
+          one-way code from your IP address, your browser&apos;s user agent (its name and version), this site&apos;s
+          address and a random value that changes every day and is deleted when the day is over. The code cannot be
+          turned back into your address, and tomorrow&apos;s code for you is unrelated to today&apos;s, so no one, not
+          even the owner, can follow you from one day to the next. Your IP address is never stored with these figures.
+        </li>
+        <li>
+          <strong>What is not counted.</strong> Nothing is counted when your browser sends Do Not Track or Global
+          Privacy Control, when JavaScript is off, for crawlers and other bots, or for the site&apos;s signed-in
+          writers. Pages that were not found are counted apart, by address only.
+        </li>
+        <li>
+          <strong>Feed readers.</strong> Apps that fetch the RSS, Atom or JSON feed are counted once a day by their name
+          and the number of subscribers they state, nothing more.
+        </li>
+        <li>
+          <strong>How long.</strong> Single page views are deleted after 30 days, or the period the owner sets; only
+          daily totals (views and visitors per page, source, browser and so on) are kept. The owner can turn counting
+          off entirely.
+        </li>
+      </ul>
       <h2>Children</h2>
       <p>This site is not directed at children. You must be at least 18 years old to leave a comment.</p>
       <h2>Changes to this policy</h2>
