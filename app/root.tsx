@@ -1,12 +1,12 @@
 import { useContext } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { ErrorPanel } from "./components/site/error-panel";
 import { appContext, userContext } from "#server/request-context.ts";
 import { errorMeta, feedLinks, pageMeta, siteNameFrom, withSite } from "./lib/meta";
 import { InlineStylesContext } from "./lib/inline-styles";
 import { isDomainError } from "#domain/errors.ts";
-import { pageScript } from "./lib/page-script";
+import { countsViews, pageScript } from "./lib/page-script";
 import { pageHydrates } from "./lib/static-page";
 
 /** Resolves the signed-in admin once per request, for every loader and action below. */
@@ -28,7 +28,7 @@ const sessionMiddleware: Route.MiddlewareFunction = async ({ request, context })
 
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { site, services } = context.get(appContext);
   const user = context.get(userContext);
   // Every page carries this; the email settings stay out of it, so no page shows the Reply-To to scrapers.
@@ -37,6 +37,11 @@ export function loader({ context }: Route.LoaderArgs) {
     user: user ? { username: user.username, email: user.email, role: user.role, isAdmin: user.isAdmin } : null,
     site: shown,
     subscriptionsOpen: services.subscriptions.open,
+    // Readers' pages send the analytics beacon while counting is on; while the database is down, not.
+    countViews: await services.analytics.settings().then(
+      (settings) => settings.enabled,
+      () => false,
+    ),
   };
 }
 
@@ -50,6 +55,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const matches = useMatches();
   const hydrates = pageHydrates(matches);
   const inlineCss = hydrates ? inlineStyles?.everything : inlineStyles?.readers;
+  const countViews = countsViews(matches, useRouteLoaderData<typeof loader>("root")?.countViews === true);
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
@@ -66,7 +72,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <link key={link.href} {...link} />
         ))}
       </head>
-      <body className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+      <body
+        className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100"
+        data-count-view={countViews ? "" : undefined}
+      >
         {children}
         {hydrates ? (
           <>

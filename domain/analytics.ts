@@ -33,10 +33,7 @@ export const analyticsSettingsForm = defineForm({
   schema: analyticsSettingsSchema,
 });
 
-/** The beacon's address: neutral, since filter lists block the usual `/api/view` or `/collect`. */
-export const BEACON_PATH = "/hit";
-/** The most a beacon's body may hold; the readers' script sends far less. */
-export const BEACON_BODY_MAX = 2048;
+export { BEACON_BODY_MAX, BEACON_PATH } from "./analytics-beacon.ts";
 
 /**
  * What the readers' script sends (app/lib/page-script.ts): the page's path with its query,

@@ -9,11 +9,17 @@
  * - `data-menu` on a <details>: Escape closes it;
  * - `data-history-back` on a link: goes back when there is somewhere to go back to;
  * - `data-pending-label` on a submit button: shown, disabled, while the browser posts its form;
- * - `data-demo-form` on a form with a `role="status"`: submitting only says that nothing was sent.
+ * - `data-demo-form` on a form with a `role="status"`: submitting only says that nothing was sent;
+ * - `data-count-view` on <body>: the page sends one beacon to `beaconPath` once loaded (cookie-free
+ *   analytics, docs/decisions/0016); an error panel's `data-error-status` makes it a not-found
+ *   page's (404) or no beacon at all (any other error).
  *
- * It must stay self-contained (it is sent as its own source text), so it imports nothing.
+ * `enhancePage` must stay self-contained (it is sent as its own source text): it reads only its arguments.
  */
-function enhancePage(themeKey: string, darkQuery: string, themeEvent: string): void {
+import type { UIMatch } from "react-router";
+import { BEACON_PATH } from "#domain/analytics-beacon.ts";
+
+function enhancePage(themeKey: string, darkQuery: string, themeEvent: string, beaconPath: string): void {
   const root = document.documentElement;
   const media = window.matchMedia(darkQuery);
 
@@ -48,9 +54,24 @@ function enhancePage(themeKey: string, darkQuery: string, themeEvent: string): v
       button.removeAttribute("disabled");
     }
   };
+  // Path, referrer and viewport width, nothing else; the server adds the time and what the
+  // user agent says. Without JavaScript or sendBeacon the view is not counted.
+  const sendBeacon = (): void => {
+    if (!document.body?.hasAttribute("data-count-view") || typeof navigator.sendBeacon !== "function") return;
+    const status = document.querySelector("[data-error-status]")?.getAttribute("data-error-status");
+    if (status && status !== "404") return;
+    const body: Record<string, string | number> = {
+      p: (location.pathname + location.search).slice(0, 1024),
+      r: document.referrer.slice(0, 1024),
+      w: Math.round(window.innerWidth),
+    };
+    if (status) body.k = "nf";
+    navigator.sendBeacon(beaconPath, JSON.stringify(body));
+  };
   document.addEventListener("DOMContentLoaded", () => {
     applyTheme();
     enableDemoForms();
+    sendBeacon();
   });
 
   // Images fail before, during or after this script; error and load events do not bubble, but capture sees them all.
@@ -108,6 +129,21 @@ function enhancePage(themeKey: string, darkQuery: string, themeEvent: string): v
   });
 }
 
+/** Writers' pages among the readers' routes, never counted: signing in, invitations, setup, previews. */
+const UNCOUNTED_ROUTES = new Set([
+  "routes/site/login",
+  "routes/site/login-code",
+  "routes/site/invite",
+  "routes/site/preview",
+  "routes/admin/setup",
+]);
+
+/** Whether a page sends the beacon: a reader's page (under the site's layout) while counting is on. */
+export function countsViews(matches: UIMatch[], analyticsOn: boolean): boolean {
+  const page = matches.at(-1)?.id;
+  return analyticsOn && matches.some((match) => match.id === "routes/site/layout") && !UNCOUNTED_ROUTES.has(page ?? "");
+}
+
 const THEME_STORAGE_KEY = "theme";
 /** Dispatched on `document` whenever the applied theme may have changed. */
 const THEME_CHANGE_EVENT = "inkwell:theme";
@@ -116,6 +152,7 @@ export const pageScript = `(${enhancePage.toString()})(${[
   THEME_STORAGE_KEY,
   "(prefers-color-scheme: dark)",
   THEME_CHANGE_EVENT,
+  BEACON_PATH,
 ]
   .map((value) => JSON.stringify(value))
   .join(",")});`;

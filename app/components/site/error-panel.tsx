@@ -15,7 +15,7 @@ export function ErrorPanel({ error, back }: ErrorPanelProps) {
   const location = useLocation();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   return (
-    <section className="mx-auto max-w-xl py-16 text-center" aria-labelledby="error-heading">
+    <section className="mx-auto max-w-xl py-16 text-center" aria-labelledby="error-heading" data-error-status={status}>
       <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">
         Error {status}
       </p>

@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = withSite(() => [
 
 export default function NotFound() {
   return (
-    <section className="mx-auto max-w-xl py-16 text-center">
+    <section className="mx-auto max-w-xl py-16 text-center" data-error-status="404">
       <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">Error 404</p>
       <h1 className="mt-2 font-serif text-4xl font-bold text-slate-900 dark:text-white">Page Not Found</h1>
       <p className="mt-4 text-slate-700 dark:text-slate-300">
