@@ -34,6 +34,7 @@ export default [
         route("import", "routes/admin/subscribers-import.tsx"),
       ]),
       route("analytics", "routes/admin/analytics.tsx"),
+      route("analytics/settings", "routes/admin/analytics-settings.tsx"),
       route("media", "routes/admin/media.tsx"),
       route("users", "routes/admin/users.tsx", [
         route("invite", "routes/admin/users-invite.tsx"),

@@ -1,15 +1,23 @@
 import { describe, expect, it, vi } from "vitest";
 import type { SessionUser } from "#server/services/auth.ts";
-import { createRouteTestContext, routeArgs, settle, TEST_ADMIN } from "../../../tests/support/route-context.ts";
+import {
+  createRouteTestContext,
+  postForm,
+  routeArgs,
+  settle,
+  TEST_ADMIN,
+} from "../../../tests/support/route-context.ts";
 import { buildPostInput } from "../../../tests/support/factories.ts";
 import { loader } from "./analytics";
 import { loader as postEditLoader } from "./post-edit";
 import { loader as exportLoader } from "./analytics-export";
+import { action as settingsAction, loader as settingsLoader } from "./analytics-settings";
 
 const EDITOR: SessionUser = { ...TEST_ADMIN, id: "editor-1", username: "ed", role: "editor" };
 
 function analyticsServices() {
   return {
+    analytics: { settings: vi.fn(() => Promise.resolve({ enabled: true, retentionDays: 30 })) },
     analyticsReports: {
       today: vi.fn(() => "2026-03-15"),
       report: vi.fn((range: unknown) =>
@@ -57,7 +65,8 @@ describe("the Analytics screen", () => {
   it("reads the range from the address in the site's time zone, today when none is given", async () => {
     const services = analyticsServices();
     const { context } = createRouteTestContext(services, TEST_ADMIN);
-    await call(loader, "http://blog.test/admin/analytics", context);
+    const page = await call(loader, "http://blog.test/admin/analytics", context);
+    expect(page.body).toMatchObject({ today: "2026-03-15", timeZone: "UTC", counting: true });
     expect(services.analyticsReports.today).toHaveBeenCalledWith("UTC");
     expect(services.analyticsReports.report).toHaveBeenLastCalledWith(
       expect.objectContaining({ key: "today", from: "2026-03-15", to: "2026-03-15", granularity: "hour" }),
@@ -176,5 +185,53 @@ describe("a post's readers in its editor", () => {
       if (published) expect(services.analyticsReports.postViews).toHaveBeenCalledWith("/blog/a-post", "UTC");
       else expect(services.analyticsReports.postViews).not.toHaveBeenCalled();
     }
+  });
+});
+
+describe("the analytics settings", () => {
+  function settingsServices() {
+    return {
+      analytics: {
+        settings: vi.fn(() => Promise.resolve({ enabled: true, retentionDays: 30 })),
+        saveSettings: vi.fn(() => Promise.resolve()),
+      },
+    };
+  }
+  const save = (context: unknown, fields: Record<string, string>) =>
+    settle(() =>
+      settingsAction(
+        routeArgs(
+          postForm("http://blog.test/admin/analytics/settings", fields),
+          context as Parameters<typeof routeArgs>[1],
+        ) as never,
+      ),
+    );
+
+  it("shows and saves whether readers are counted and how long single views are kept", async () => {
+    const services = settingsServices();
+    const { context } = createRouteTestContext(services, EDITOR);
+    const page = await call(settingsLoader, "http://blog.test/admin/analytics/settings?saved", context);
+    expect(page).toMatchObject({ status: 200, body: { settings: { enabled: true, retentionDays: 30 }, saved: true } });
+
+    const saved = await save(context, { retentionDays: " 90 " });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get("Location")).toBe("/admin/analytics/settings?saved");
+    expect(services.analytics.saveSettings).toHaveBeenCalledWith({ enabled: false, retentionDays: 90 });
+  });
+
+  it("refuses a retention that is not a whole number of days from 1 to 3,650, and a visitor not signed in", async () => {
+    const services = settingsServices();
+    const { context } = createRouteTestContext(services, TEST_ADMIN);
+    for (const retentionDays of ["0", "3651", "1.5", "a month", ""]) {
+      const refused = await save(context, { enabled: "on", retentionDays });
+      expect(refused, retentionDays).toMatchObject({
+        status: 400,
+        body: { errors: { retentionDays: "Enter a whole number of days from 1 to 3,650" } },
+      });
+    }
+    const signedOut = createRouteTestContext(services, null).context;
+    expect((await save(signedOut, { enabled: "on", retentionDays: "30" })).status).toBe(302);
+    expect((await call(settingsLoader, "http://blog.test/admin/analytics/settings", signedOut)).status).toBe(302);
+    expect(services.analytics.saveSettings).not.toHaveBeenCalled();
   });
 });

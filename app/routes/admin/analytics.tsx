@@ -39,8 +39,11 @@ export const loader = withRouteErrors(
     const range = readAnalyticsRange(query, today);
     if (!range.ok) throw data<RouteErrorData>({ message: range.message }, { status: 400 });
     const listPage = readListPage(url);
-    const report = await services.analyticsReports.report(range.value, site.timeZone, listPage);
-    return { report, today, timeZone: site.timeZone };
+    const [report, settings] = await Promise.all([
+      services.analyticsReports.report(range.value, site.timeZone, listPage),
+      services.analytics.settings(),
+    ]);
+    return { report, today, timeZone: site.timeZone, counting: settings.enabled };
   },
 );
 
@@ -55,7 +58,7 @@ function rangeHref(range: { key: string; from: string; to: string }, extra: Reco
 }
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
-  const { report, today, timeZone } = loaderData;
+  const { report, today, timeZone, counting } = loaderData;
   const { range } = report;
   const span = range.from === range.to ? dayLabel(range.from) : `${dayLabel(range.from)} to ${dayLabel(range.to)}`;
   const exportHref = `/admin/analytics/export.csv?${new URLSearchParams({ from: range.from, to: range.to })}`;
@@ -78,6 +81,16 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </div>
+
+      {counting ? null : (
+        <p className="mt-6 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+          Counting is off: readers are not counted until you turn it on in{" "}
+          <Link to="/admin/analytics/settings" className="font-semibold underline underline-offset-4">
+            Analytics settings
+          </Link>
+          .
+        </p>
+      )}
 
       <AnalyticsRangePicker key={`${range.from}-${range.to}`} range={range} today={today} />
 
