@@ -16,10 +16,19 @@ import {
   Undo,
   Update,
 } from "@fedify/vocab";
-import { describe, expect, it } from "vitest";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_FEDIVERSE_SETTINGS } from "#domain/fediverse.ts";
 import type { Post } from "#domain/post.ts";
-import { createInboxListeners, inboxSender, registerInbox } from "../../server/federation/inbox.ts";
+import {
+  createInboxListeners,
+  createInboxRateLimit,
+  inboxSender,
+  registerInbox,
+} from "../../server/federation/inbox.ts";
+import { createRateLimiter } from "../../server/services/rate-limit.ts";
 import { testDialects } from "../support/databases.ts";
 import { buildPostInput, TEST_WRITER } from "../support/factories.ts";
 import { useTestBlog } from "../support/test-blog.ts";
@@ -339,7 +348,44 @@ describe.each(testDialects())("the blog's inbox on $dialect", ({ dialect, skip }
   });
 });
 
-describe("the inbox's rate limit", () => {
+describe.each(testDialects())("the inbox's rate limit on $dialect", ({ dialect, skip }) => {
+  const blog = useTestBlog({ dialect, skip });
+  let server: Server;
+  let base: string;
+
+  beforeEach(async () => {
+    const app = express();
+    const limiter = createRateLimiter({ db: blog.handle.db, now: blog.clock.now });
+    app.use(createInboxRateLimit(limiter, { maxHits: 2, windowMs: 60_000 }));
+    app.use((_req, res) => {
+      res.status(202).send("accepted");
+    });
+    server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const deliver = (path: string, keyId: string, method = "POST") =>
+    fetch(`${base}${path}`, { method, headers: { signature: `keyId="${keyId}",headers="(request-target)"` } });
+
+  it("turns a server away with 429 and Retry-After once its budget is spent, other servers still welcome", async () => {
+    expect((await deliver("/ap/inbox", "https://busy.example/users/a#main-key")).status).toBe(202);
+    expect((await deliver("/ap/users/blog/inbox", "https://busy.example/users/b#main-key")).status).toBe(202);
+    const refused = await deliver("/ap/inbox", "https://busy.example/users/c#main-key");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect((await deliver("/ap/inbox", "https://quiet.example/users/a#main-key")).status).toBe(202);
+    // Reading the blog's documents is not an inbox delivery.
+    expect((await deliver("/ap/users/blog", "https://busy.example/users/a#main-key", "GET")).status).toBe(202);
+    blog.clock.advance(60_000);
+    expect((await deliver("/ap/inbox", "https://busy.example/users/a#main-key")).status).toBe(202);
+  });
+});
+
+describe("the inbox's sender", () => {
   it("counts a delivery against the server its signature's key names, else the caller's address", () => {
     expect(
       inboxSender(
