@@ -33,6 +33,10 @@ export default [
         route("remove", "routes/admin/subscribers-remove.tsx"),
         route("import", "routes/admin/subscribers-import.tsx"),
       ]),
+      route("fediverse", "routes/admin/fediverse.tsx", [
+        route("settings", "routes/admin/fediverse-settings.tsx"),
+        route("followers", "routes/admin/fediverse-followers.tsx"),
+      ]),
       route("analytics", "routes/admin/analytics.tsx"),
       route("analytics/settings", "routes/admin/analytics-settings.tsx"),
       route("media", "routes/admin/media.tsx"),

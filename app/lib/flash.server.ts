@@ -17,6 +17,10 @@ const FLASH_MESSAGES = {
   "account-removed": "Account removed.",
   "subscriber-added": "Subscriber added.",
   "subscriber-removed": "Subscriber removed for good.",
+  "fediverse-saved": "Fediverse settings saved.",
+  "follower-approved": "Follow request approved.",
+  "follower-rejected": "Follow request rejected.",
+  "follower-removed": "Follower removed.",
 } as const;
 
 export type FlashKey = keyof typeof FLASH_MESSAGES;

@@ -10,7 +10,11 @@ const footerLinkStyles =
   "text-sm text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline dark:text-slate-300 dark:hover:text-white";
 const footerHeadingStyles = "text-sm font-semibold text-slate-900 dark:text-white";
 
-export function SiteFooter({ sourceUrl }: { sourceUrl: string }) {
+/**
+ * `fediverseHandle` ("@blog@example.com") is what a reader types into Mastodon's search to
+ * follow the blog; plain text to select, since readers' pages run no script to copy it.
+ */
+export function SiteFooter({ sourceUrl, fediverseHandle }: { sourceUrl: string; fediverseHandle?: string }) {
   const site = useSite();
   return (
     <footer className="mt-16 border-t border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
@@ -19,6 +23,12 @@ export function SiteFooter({ sourceUrl }: { sourceUrl: string }) {
           <p className="font-serif text-lg font-bold text-slate-900 dark:text-white">{site.title}</p>
           {site.footerText ? (
             <p className="mt-2 max-w-xs text-sm text-slate-700 dark:text-slate-300">{site.footerText}</p>
+          ) : null}
+          {fediverseHandle ? (
+            <p className="mt-3 max-w-xs text-sm text-slate-700 dark:text-slate-300">
+              Follow <span className="font-medium break-all text-slate-900 dark:text-white">{fediverseHandle}</span> on
+              Mastodon or anywhere in the fediverse.
+            </p>
           ) : null}
         </div>
         <nav aria-labelledby="footer-categories">

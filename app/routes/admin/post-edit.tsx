@@ -1,6 +1,7 @@
 import { data, Link, redirect } from "react-router";
 import { NewsletterPanel } from "~/components/admin/editor/newsletter-panel";
 import { PostViews } from "~/components/admin/analytics-post-views";
+import { PostFediverseLine } from "~/components/admin/fediverse-counts";
 import { PreviewLinkPanel } from "~/components/admin/editor/preview-link-panel";
 import { RevisionList } from "~/components/admin/editor/revision-list";
 import { PostForm } from "~/components/admin/post-form";
@@ -29,11 +30,13 @@ export const loader = withRouteErrors(
     const { services, site } = context.get(appContext);
     if (!isPostId(params.id)) throw data<RouteErrorData>({ message: LOAD_FAILED_MESSAGE }, { status: 404 });
     const post = await services.posts.getPostForEditing(params.id);
-    const [unsaved, revisions, previewLinkSince, sends] = await Promise.all([
+    const [unsaved, revisions, previewLinkSince, sends, fediverse] = await Promise.all([
       services.posts.findUnsavedDraft(post.id),
       services.posts.listRevisions(post.id),
       services.posts.findPreviewLinkCreatedAt(post.id),
       services.postNewsletter.findSends([post.id]),
+      // Only a post that was published can have been liked, boosted or replied to.
+      post.published ? services.fediverse.postCounts(post.id) : undefined,
     ]);
     // ?recover=1 (a link, so it works without JavaScript) opens the editor on the autosaved text.
     // Readers are counted by the post's address; a draft has had none.
@@ -58,6 +61,7 @@ export const loader = withRouteErrors(
         previewLinkSince,
         email: { on: services.postNewsletter.emailOn, newsletter: post.newsletter },
         send: sends.get(post.id),
+        fediverse,
         flash: flash.message,
       },
       { headers: flash.headers },
@@ -114,6 +118,7 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
         </p>
       ) : null}
       <NewsletterPanel postId={loaderData.id} newsletter={loaderData.email.newsletter} send={loaderData.send} />
+      {loaderData.fediverse ? <PostFediverseLine postId={loaderData.id} counts={loaderData.fediverse} /> : null}
       {loaderData.unsavedSince && !loaderData.recovering ? (
         <div
           role="alert"
