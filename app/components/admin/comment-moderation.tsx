@@ -3,6 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { formatDate, truncate } from "~/lib/format";
 import { postPath } from "~/lib/post-card-data";
 import type { CommentStatus, ModeratedComment, ModerationAction } from "#domain/comment.ts";
+import { RemoteAuthorLink } from "~/components/site/remote-author-link";
 import { TITLE_MAX } from "./admin-list";
 
 /** Longer comments show this much, and the rest behind "Show all". */
@@ -67,7 +68,15 @@ export function CommentRow({ comment, status, back, hydrated }: CommentRowProps)
           className="h-4 w-4 accent-indigo-600"
         />
       </td>
-      <td className={`${tableCell} font-medium whitespace-nowrap`}>{comment.author}</td>
+      <td className={`${tableCell} font-medium whitespace-nowrap`}>
+        {comment.author}
+        {comment.remoteAuthor ? (
+          <RemoteAuthorLink
+            author={comment.remoteAuthor}
+            className="block text-xs font-normal text-indigo-700 dark:text-indigo-300"
+          />
+        ) : null}
+      </td>
       <td className={`${tableCell} max-w-md break-words whitespace-pre-line`}>
         {clipped ? (
           <details>

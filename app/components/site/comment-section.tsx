@@ -1,9 +1,10 @@
 import { useSite } from "~/lib/use-site";
 import { formatDate, pluralise } from "~/lib/format";
-import { type Comment, COMMENTS_CLOSED_MESSAGE } from "#domain/comment.ts";
+import { type Comment, COMMENTS_CLOSED_MESSAGE, type RemoteAuthor } from "#domain/comment.ts";
 import type { Page } from "#domain/pagination.ts";
 import { CommentForm, type CommentFormResult } from "./comment-form";
 import { Pagination } from "./pagination";
+import { RemoteAuthorLink } from "./remote-author-link";
 
 interface CommentSectionProps {
   /** One page of approved comments (the only ones counted), newest first; `total` counts them all. */
@@ -18,16 +19,29 @@ interface CommentSectionProps {
 
 interface CommentItemProps {
   author: string;
+  /** A reply from the fediverse: its author's handle, linked to their profile. */
+  remoteAuthor?: RemoteAuthor;
   content: string;
   /** When it was posted, or that it awaits moderation. */
   status: React.ReactNode;
 }
 
-function CommentItem({ author, content, status }: CommentItemProps) {
+function CommentItem({ author, remoteAuthor, content, status }: CommentItemProps) {
   return (
     <>
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-        <p className="font-semibold text-slate-900 dark:text-white">{author}</p>
+        <p className="font-semibold text-slate-900 dark:text-white">
+          {author}
+          {remoteAuthor ? (
+            <>
+              {" "}
+              <RemoteAuthorLink
+                author={remoteAuthor}
+                className="text-sm font-normal break-all text-slate-600 dark:text-slate-400"
+              />
+            </>
+          ) : null}
+        </p>
         <span className="text-sm text-slate-600 dark:text-slate-400">{status}</span>
       </div>
       <p className="mt-2 break-words whitespace-pre-line text-slate-800 dark:text-slate-200">{content}</p>
@@ -64,6 +78,7 @@ export function CommentSection({ comments: page, awaitingModeration, open, actio
             <li key={comment.id} id={`comment-${comment.id}`} className={`scroll-mt-24 ${itemStyles}`}>
               <CommentItem
                 author={comment.author}
+                remoteAuthor={comment.remoteAuthor}
                 content={comment.content}
                 status={
                   awaitingIds.has(comment.id) ? (
