@@ -53,12 +53,20 @@ export function createFediverseService({ db, now, audit, comments, siteUrl }: Fe
     return cache;
   }
 
+  function notify(settings: FediverseSettings) {
+    for (const listener of listeners) listener(settings);
+  }
+
+  /** The settings as stored, read again once a second; another server's save is told to the listeners. */
   async function load() {
     const at = now().getTime();
     if (cache && at - cache.readAt < FEDIVERSE_SETTINGS_CHECK_MS) return cache;
     const stored = await guardDatabase(() => settingsRepository.readSetting(db, SETTINGS_KEY));
     const parsed = fediverseSettingsSchema.safeParse(stored ?? {});
-    return remember(parsed.success ? parsed.data : DEFAULT_FEDIVERSE_SETTINGS);
+    const before = cache?.settings;
+    const fresh = remember(parsed.success ? parsed.data : DEFAULT_FEDIVERSE_SETTINGS);
+    if (before && JSON.stringify(before) !== JSON.stringify(fresh.settings)) notify(fresh.settings);
+    return fresh;
   }
 
   async function listFollowers(options: { state?: FollowerState; page?: number } = {}) {
@@ -121,10 +129,13 @@ export function createFediverseService({ db, now, audit, comments, siteUrl }: Fe
       }
       const changed = (Object.keys(values) as (keyof FediverseSettings)[]).filter((key) => before[key] !== values[key]);
       await audit.record(actor, "settings-changed", changed.map((key) => `fediverse ${key}`).join(", "));
-      for (const listener of listeners) listener(values);
+      notify(values);
     },
 
-    /** Called on this server's save; a page cache drops its pages here (the footer shows the handle). */
+    /**
+     * Called on this server's save, and when a read finds another server's (the settings are read
+     * at most once a second, when asked); a page cache drops its pages here (the footer shows the handle).
+     */
     onChange(listener: (settings: FediverseSettings) => void): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -127,14 +127,20 @@ describe.each(testDialects())("the fediverse service on $dialect", ({ dialect, s
       });
     });
 
-    it("is read from the database by another server within a second", async () => {
+    it("is read from the database by another server within a second, and its listeners told", async () => {
       const { services, clock } = blog;
       expect(await services.fediverse.isBlocked(new URL("https://spam.example/users/a"))).toBe(false);
       const { createServices } = await import("../../server/services/index.ts");
       const other = createServices({ db: blog.handle.db, dialect, now: clock.now, commentIpSalt: "salt" });
+      const seen: string[] = [];
+      services.fediverse.onChange((settings) => seen.push(settings.blocked));
       await other.fediverse.saveSettings({ ...DEFAULT_FEDIVERSE_SETTINGS, blocked: "spam.example" }, OWNER);
       clock.advance(1001);
       expect(await services.fediverse.isBlocked(new URL("https://spam.example/users/a"))).toBe(true);
+      expect(seen).toEqual(["spam.example"]);
+      clock.advance(1001);
+      await services.fediverse.settings();
+      expect(seen).toEqual(["spam.example"]);
     });
 
     it("tells who listens when the settings are saved", async () => {
