@@ -6,6 +6,7 @@ import {
   readCampaign,
   referrerHost,
   screenClass,
+  splitBeaconPath,
 } from "./analytics.ts";
 
 describe("analytics settings", () => {
@@ -51,6 +52,22 @@ describe("referrers", () => {
       utmCampaign: "spring",
     });
     expect(readCampaign("?page=2")).toEqual({ utmSource: null, utmMedium: null, utmCampaign: null });
+  });
+});
+
+describe("the beacon's path", () => {
+  it("keeps the path, reads the query for its utm parameters, drops the fragment", () => {
+    expect(splitBeaconPath("/blog/hello?utm_source=x#comments")).toEqual({
+      path: "/blog/hello",
+      search: "?utm_source=x",
+    });
+    expect(splitBeaconPath("/")).toEqual({ path: "/", search: "" });
+  });
+
+  it("never reads a path as another host, and drops what a database cannot store", () => {
+    expect(splitBeaconPath("/\\\\evil.example/x").path).toBe("/\\\\evil.example/x");
+    expect(splitBeaconPath("/a\u0000b\u0007c\ud800").path).toBe("/abc\ufffd");
+    expect(splitBeaconPath(`/${"a".repeat(600)}`).path).toHaveLength(512);
   });
 });
 

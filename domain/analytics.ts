@@ -160,6 +160,21 @@ export function nameSource(host: string): string {
   return host;
 }
 
+const PATH_MAX = 512;
+
+/**
+ * A beacon's `p` as stored: the path without its query or fragment, without control characters
+ * or lone surrogates (PostgreSQL refuses both in text), at most 512 characters; and the query,
+ * for its utm parameters. Split by hand: `new URL` reads "/\\host" as another host.
+ */
+export function splitBeaconPath(sent: string): { path: string; search: string } {
+  const clean = sent.toWellFormed().replace(/\p{Cc}/gu, "");
+  const withoutFragment = clean.split("#", 1)[0] ?? "";
+  const query = withoutFragment.indexOf("?");
+  const path = query < 0 ? withoutFragment : withoutFragment.slice(0, query);
+  return { path: (path || "/").slice(0, PATH_MAX), search: query < 0 ? "" : withoutFragment.slice(query) };
+}
+
 export interface Campaign {
   utmSource: string | null;
   utmMedium: string | null;
@@ -169,7 +184,10 @@ export interface Campaign {
 const UTM_MAX = 100;
 
 function utmValue(params: URLSearchParams, name: string): string | null {
-  const value = (params.get(name) ?? "").replace(/\p{Cc}/gu, "").trim();
+  const value = (params.get(name) ?? "")
+    .toWellFormed()
+    .replace(/\p{Cc}/gu, "")
+    .trim();
   return value ? value.slice(0, UTM_MAX) : null;
 }
 

@@ -11,7 +11,9 @@ import {
   readCampaign,
   referrerHost,
   screenClass,
+  splitBeaconPath,
 } from "#domain/analytics.ts";
+import { isDomainError } from "#domain/errors.ts";
 import { describeFeedFetcher, describeReaderAgent } from "../analytics/user-agent.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
@@ -40,7 +42,6 @@ export const DEFAULT_ANALYTICS_TUNING: AnalyticsTuning = {
 
 /** How stale another server's analytics settings may be here. */
 const SETTINGS_CHECK_MS = 1000;
-const PATH_MAX = 512;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface AnalyticsDeps {
@@ -134,8 +135,9 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
           await repository.upsertFeedFetches(db, fetches);
         });
       } catch (error) {
-        // Kept for the next flush while there is room: a short outage loses nothing.
-        events = [...batch, ...events].slice(0, tuning.bufferMax);
+        // Kept for the next flush while there is room: a short outage loses nothing. A batch the
+        // database refuses for itself is dropped, or it would block every flush after it.
+        if (isDomainError(error, "DATABASE_UNAVAILABLE")) events = [...batch, ...events].slice(0, tuning.bufferMax);
         throw error;
       }
     }
@@ -180,9 +182,9 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
       if (request.signedIn) return "signed in";
       const agent = describeReaderAgent(request.userAgent);
       if (!agent) return "not a reader";
-      const url = new URL(request.body.p, "http://path.invalid");
+      const { path, search } = splitBeaconPath(request.body.p);
       // The admin's pages send no beacon; one that claims to be from there is not a reader's.
-      if (url.pathname === "/admin" || url.pathname.startsWith("/admin/")) return "not a reader";
+      if (path === "/admin" || path.startsWith("/admin/")) return "not a reader";
       if (events.length >= tuning.bufferMax) {
         dropped += 1;
         return "dropped";
@@ -190,13 +192,13 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
       const { at, day, hour } = await today();
       const key = keyOf(await saltOf(day), request.address, request.userAgent);
       const host = referrerHost(request.body.r, siteHost);
-      const campaign = readCampaign(url.search);
+      const campaign = readCampaign(search);
       events.push({
         occurred_at: at.toISOString(),
         day,
         hour,
         kind: request.body.k === "nf" ? "not_found" : "view",
-        path: url.pathname.slice(0, PATH_MAX),
+        path,
         visitor_key: key,
         source: host ? nameSource(host) : (campaign.utmSource ?? null),
         referrer_host: host,
