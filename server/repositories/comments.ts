@@ -205,7 +205,7 @@ export async function describeAddress(
 export interface ModerationFilter {
   status: CommentStatus;
   postId?: string;
-  /** Matches the author or the text, ignoring case. */
+  /** Matches the author, the text or a fediverse reply's handle, ignoring case. */
   search?: string;
 }
 
@@ -219,6 +219,7 @@ function selectModerated(db: Kysely<Database>, filter: Omit<ModerationFilter, "s
       eb.or([
         sql<boolean>`lower(comments.author) like ${pattern} escape '\\'`,
         sql<boolean>`lower(comments.content) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(comments.remote_actor_handle) like ${pattern} escape '\\'`,
       ]),
     );
   }

@@ -172,7 +172,10 @@ export function createCommentService({
       if (content === "") return undefined;
       const existing = await guardDatabase(() => comments.findRemoteReply(db, reply.noteUrl, reply.remoteAuthor.url));
       if (existing) {
-        if (existing.content === content) return { commentId: existing.id, outcome: "unchanged" };
+        // Spam stays spam whatever its author edits.
+        if (existing.content === content || existing.status === "spam") {
+          return { commentId: existing.id, outcome: "unchanged" };
+        }
         await guardDatabase(() =>
           comments.updateRemoteReply(db, existing.id, { author, content, heldReason: REMOTE_REPLY_HELD_REASON }),
         );
