@@ -16,7 +16,7 @@ import { Panel } from "./panel";
 
 const CELL = "px-3 py-2";
 const NUMBER_CELL = `${CELL} text-right tabular-nums`;
-const VISITORS_COLOR = "#4f46e5";
+const VISITORS_COLOR = "#6366f1";
 const VIEWS_COLOR = "#0d9488";
 const COUNT_COLOR = "#d97706";
 
@@ -82,9 +82,11 @@ export function AnalyticsTotals({
           <dd className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             {card.change === undefined
               ? "in the last 5 minutes"
-              : card.change
-                ? `${card.change} on the period before`
-                : "none in this period or the one before"}
+              : card.change === "new"
+                ? "none in the period before"
+                : card.change
+                  ? `${card.change} on the period before`
+                  : "none in this period or the one before"}
           </dd>
         </div>
       ))}

@@ -105,13 +105,16 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        {report.lists.map((list) => (
-          <ReportListPanel
-            key={list.dimension}
-            list={list}
-            pageHref={(page) => rangeHref(range, page === 1 ? {} : { list: list.dimension, page: String(page) })}
-          />
-        ))}
+        {/* Countries are known only with GEOIP_DB: without one the list would always be empty. */}
+        {report.lists
+          .filter((list) => list.dimension !== "country" || list.rows.length > 0 || list.page > 1)
+          .map((list) => (
+            <ReportListPanel
+              key={list.dimension}
+              list={list}
+              pageHref={(page) => rangeHref(range, page === 1 ? {} : { list: list.dimension, page: String(page) })}
+            />
+          ))}
         <CountSection
           id="subscribers"
           title="Newsletter subscribers"
