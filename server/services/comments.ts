@@ -8,6 +8,7 @@ import { COMMENTS_CLOSED_MESSAGE } from "#domain/comment.ts";
 import { DomainError, RateLimitedError } from "#domain/errors.ts";
 import { guardDatabase } from "../errors.ts";
 import * as comments from "../repositories/comments.ts";
+import * as remoteReplies from "../repositories/comments-remote.ts";
 import { type ContentChanges, createContentChanges, postTag } from "./content-changes.ts";
 import * as settings from "../repositories/settings.ts";
 import { areCommentsClosed, COMMENT_POLICY, decideComment } from "./comment-policy.ts";
@@ -170,14 +171,16 @@ export function createCommentService({
       const content = remoteReplyText(reply.contentHtml);
       const author = remoteAuthorName(reply.authorName, reply.remoteAuthor.handle);
       if (content === "") return undefined;
-      const existing = await guardDatabase(() => comments.findRemoteReply(db, reply.noteUrl, reply.remoteAuthor.url));
+      const existing = await guardDatabase(() =>
+        remoteReplies.findRemoteReply(db, reply.noteUrl, reply.remoteAuthor.url),
+      );
       if (existing) {
         // Spam stays spam whatever its author edits.
         if (existing.content === content || existing.status === "spam") {
           return { commentId: existing.id, outcome: "unchanged" };
         }
         await guardDatabase(() =>
-          comments.updateRemoteReply(db, existing.id, { author, content, heldReason: REMOTE_REPLY_HELD_REASON }),
+          remoteReplies.updateRemoteReply(db, existing.id, { author, content, heldReason: REMOTE_REPLY_HELD_REASON }),
         );
         if (existing.status === "approved") changes.publish([postTag(existing.postId)]);
         return { commentId: existing.id, outcome: "edited" };
@@ -191,7 +194,7 @@ export function createCommentService({
       // A remote clock may be ahead, or lie: a reply is never dated after its arrival.
       const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
       const comment = await guardDatabase(() =>
-        comments.insertRemoteReply(db, {
+        remoteReplies.insertRemoteReply(db, {
           postId: post.id,
           author,
           content,
@@ -206,14 +209,14 @@ export function createCommentService({
 
     /** Removes the comment a note became, when its author deletes the note; false when there was none. */
     async removeRemoteReply(noteUrl: string, actorUrl: string): Promise<boolean> {
-      const removed = await guardDatabase(() => comments.deleteRemoteReply(db, noteUrl, actorUrl));
+      const removed = await guardDatabase(() => remoteReplies.deleteRemoteReply(db, noteUrl, actorUrl));
       if (removed?.status === "approved") changes.publish([postTag(removed.postId)]);
       return removed !== undefined;
     },
 
     /** Replies from the fediverse per post, held ones included, spam left out. */
     async countRemoteReplies(postIds: readonly string[]): Promise<Map<string, number>> {
-      return guardDatabase(() => comments.countRemoteReplies(db, postIds));
+      return guardDatabase(() => remoteReplies.countRemoteReplies(db, postIds));
     },
 
     /**
