@@ -127,7 +127,12 @@ export function createInboxListeners<TContextData>({ fediverse, identifier }: In
       await context.sendActivity(
         { identifier },
         actor,
-        new Accept({ id: new URL(`${blog.href}#accepts/${randomUUID()}`), actor: blog, object: follow }),
+        new Accept({
+          id: new URL(`${blog.href}#accepts/${randomUUID()}`),
+          actor: blog,
+          // The Follow by its id and parties only: what the follower's server matches the answer by.
+          object: new Follow({ id: follow.id, actor: follow.actorId, object: blog }),
+        }),
       );
     },
 

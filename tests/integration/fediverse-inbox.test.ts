@@ -118,6 +118,10 @@ describe.each(testDialects())("the blog's inbox on $dialect", ({ dialect, skip }
     expect(accept).toBeInstanceOf(Accept);
     expect(accept?.actorId?.href).toBe(BLOG_ACTOR);
     expect(accept?.objectId?.href).toBe("https://social.example/users/alice#follows/1");
+    const answered = await (accept as Accept).getObject();
+    expect(answered).toBeInstanceOf(Follow);
+    expect((answered as Follow).actorId?.href).toBe("https://social.example/users/alice");
+    expect((answered as Follow).objectId?.href).toBe(BLOG_ACTOR);
   });
 
   it("holds a Follow for the owner when follows are approved by hand, and sends nothing yet", async () => {
