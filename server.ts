@@ -81,13 +81,26 @@ async function main(): Promise<void> {
       : undefined;
   // The site's title, links, footer and time zone are on every page.
   services.siteSettings.onChange(() => pageCache.clear());
+  // So is the fediverse handle, in the footer's "Follow @blog@host".
+  services.fediverse.onChange(() => pageCache.clear());
   // Another server's save must reach this one's cached pages, which are served without reading settings.
   const stopWatchingSettings = services.siteSettings.watch((error: unknown) =>
     logger.error({ err: error }, "checking the site settings failed"),
   );
 
+  // The blog's actor: keys are made on the first start; delivery waits for the worker below.
+  const fediverse = await server.createBlogFederation({
+    db: database.db,
+    dialect: database.dialect,
+    siteUrl: config.siteUrl,
+    services,
+    allowPrivateAddress: config.fediverseAllowPrivateAddress,
+    onError: (error: unknown) => logger.error({ err: error }, "fediverse delivery failed"),
+  });
+
   const app = server.createHttpApp({
     pageCache,
+    fediverse,
     config,
     services,
     logger,
@@ -141,6 +154,10 @@ async function main(): Promise<void> {
     logger.info("Email is off: set SMTP_URL and MAIL_FROM to send newsletters (README, Configuration).");
   }
 
+  // Every app server delivers its share of the fediverse queue; a saved post is swept at once.
+  await fediverse.start();
+  services.changes.subscribe(() => void fediverse.nudge());
+
   let shuttingDown = false;
   const shutdown = (signal: string) => {
     if (shuttingDown) return;
@@ -156,6 +173,8 @@ async function main(): Promise<void> {
     listener.close(async () => {
       // The batch in flight is sent and recorded before the database closes.
       await services.outbox.stop();
+      // Deliveries in flight finish and leave the queue; the rest wait there for the next start.
+      await fediverse.stop();
       // Views still in memory are written: a graceful stop loses none.
       await services.analytics
         .stop()

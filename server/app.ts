@@ -8,6 +8,7 @@ export { prepareDatabase } from "./boot.ts";
 export { startContentChangeRelay } from "./content-change-relay.ts";
 export { ConfigError, parseConfig, resolveCommentIpSalt, resolveSessionSecret } from "./config.ts";
 export { DatabaseUnavailableError, openDatabase } from "./db/connect.ts";
+export { createBlogFederation } from "./federation/federation.ts";
 export { holdPidFile } from "./db/restore.ts";
 export { createHttpApp, refuseConnect } from "./http.ts";
 export { createLogger } from "./logger.ts";

@@ -106,3 +106,25 @@ describe("configuration", () => {
     expect(config.loadDemoContent).toBe(false);
   });
 });
+
+describe("FEDIVERSE_ALLOW_PRIVATE_ADDRESS", () => {
+  it("is off unless set, and on for a test server whose SITE_URL is on this machine", () => {
+    expect(parseConfig({}).fediverseAllowPrivateAddress).toBe(false);
+    for (const SITE_URL of ["http://127.0.0.1:4100", "http://localhost:3000", "http://[::1]:8080"]) {
+      const config = parseConfig({ NODE_ENV: "production", SITE_URL, FEDIVERSE_ALLOW_PRIVATE_ADDRESS: "true" });
+      expect(config.fediverseAllowPrivateAddress).toBe(true);
+    }
+  });
+
+  it("is refused, in one line, for a blog whose address is out in the world", () => {
+    expect(() =>
+      parseConfig({
+        NODE_ENV: "production",
+        SITE_URL: "https://blog.example.com",
+        FEDIVERSE_ALLOW_PRIVATE_ADDRESS: "1",
+      }),
+    ).toThrow(
+      /^Invalid configuration: FEDIVERSE_ALLOW_PRIVATE_ADDRESS is for test servers only: it needs SITE_URL on this machine \(localhost, 127\.0\.0\.1 or \[::1\]\)$/,
+    );
+  });
+});

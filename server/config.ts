@@ -123,6 +123,7 @@ const envSchema = z
       .string()
       .refine((file) => existsSync(file), "names no file: give the path of a GeoLite2 or DB-IP country .mmdb")
       .optional(),
+    FEDIVERSE_ALLOW_PRIVATE_ADDRESS: booleanFlag.default(false),
   })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     message: "must be set together with ADMIN_EMAIL",
@@ -131,7 +132,18 @@ const envSchema = z
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     message: "must be set together with SMTP_URL",
     path: ["MAIL_FROM"],
+  })
+  // Fedify refuses to fetch private and loopback addresses; only a test server, itself on
+  // loopback, talks to peers there (docs/decisions/0015-fediverse.md).
+  .refine((env) => !env.FEDIVERSE_ALLOW_PRIVATE_ADDRESS || isLoopbackSite(env.SITE_URL ?? "http://localhost"), {
+    message: "is for test servers only: it needs SITE_URL on this machine (localhost, 127.0.0.1 or [::1])",
+    path: ["FEDIVERSE_ALLOW_PRIVATE_ADDRESS"],
   });
+
+function isLoopbackSite(siteUrl: string): boolean {
+  const host = new URL(siteUrl).hostname;
+  return host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 export type DatabaseTarget =
   { dialect: "sqlite"; filename: string } | { dialect: "postgres"; connectionString: string };
@@ -158,6 +170,8 @@ export interface Config {
   mail: MailConfig | undefined;
   /** A GeoLite2 or DB-IP country file: analytics record the country of a view; unset, none is recorded. */
   geoipDb: string | undefined;
+  /** Tests only: Fedify may fetch private and loopback addresses (a peer server on 127.0.0.1). */
+  fediverseAllowPrivateAddress: boolean;
 }
 
 export interface MailConfig {
@@ -221,6 +235,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
           }
         : undefined,
     geoipDb: parsed.GEOIP_DB,
+    fediverseAllowPrivateAddress: parsed.FEDIVERSE_ALLOW_PRIVATE_ADDRESS,
   };
 }
 

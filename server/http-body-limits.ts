@@ -34,6 +34,12 @@ export const SUBSCRIBER_CSV_UPLOAD_PATHS = ["/admin/subscribers/import", "/admin
 /** The CSV, and room for the multipart framing and the consent box. */
 export const SUBSCRIBER_CSV_UPLOAD_MAX_BYTES = SUBSCRIBER_CSV_MAX_BYTES + 64 * 1024;
 
+/**
+ * An activity sent to the blog's inboxes (server/http-federation.ts): a reply's note with its
+ * HTML is a few kilobytes; this leaves room for long ones and refuses the rest unread.
+ */
+export const INBOX_MAX_BODY_BYTES = 256 * 1024;
+
 /** A path's own body limit; `json` is the refusal for a script that reads its answers as JSON. */
 export interface BodyLimit {
   maxBytes: number;

@@ -4,9 +4,11 @@ import compression from "compression";
 import express, { type RequestHandler } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { Config } from "./config.ts";
+import type { BlogFederation } from "./federation/federation.ts";
 import { countFeedFetches, createBeaconRoute } from "./http-analytics.ts";
 import { limitRequestBodies, MAX_REQUEST_BODY_BYTES, UPLOAD_BODY_LIMITS } from "./http-body-limits.ts";
 import { answerUnexpectedFailures, logRequests } from "./http-logging.ts";
+import { serveFederation } from "./http-federation.ts";
 import { expirePagesAtNextScheduledPost, serveCachedPages } from "./http-page-cache.ts";
 import {
   refuseOtherMethods,
@@ -39,6 +41,8 @@ export interface HttpAppOptions {
   assets: { viteMiddleware: RequestHandler } | { clientDir: string };
   /** Anonymous pages served from memory; also hashes inline scripts into every page's CSP. */
   pageCache: PageCache;
+  /** The blog's actor, its posts as Articles and its inbox (server/federation/federation.ts). */
+  fediverse: BlogFederation;
 }
 
 /**
@@ -77,6 +81,7 @@ export function createHttpApp(options: HttpAppOptions) {
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
+  app.use(serveFederation({ fediverse: options.fediverse, posts: services.fediverse, siteUrl: config.siteUrl }));
   app.use(createMediaFileRoutes({ services }));
   app.use(countFeedFetches(services.analytics));
   app.use(serveCachedPages(options.pageCache, sessionSecret));
@@ -104,6 +109,7 @@ export function createHttpApp(options: HttpAppOptions) {
           twoFactorCookie,
           pendingCommentsCookie,
           tagPage: (tags) => tagPage(res, tags),
+          federation: await options.fediverse.forRequest(),
           clientAddress: req.ip ?? "unknown",
           // pino-http logs `res.err` in place of its own "failed with status code" error.
           recordFailure: (error) => {

@@ -1,5 +1,6 @@
 import { createContext } from "react-router";
 import type { SiteSettings } from "#domain/site-settings.ts";
+import type { FederationHandle } from "./federation/federation.ts";
 import type { Logger } from "./logger.ts";
 import type { ContentTag } from "./services/content-changes.ts";
 import type { SessionUser } from "./services/auth.ts";
@@ -19,6 +20,8 @@ export interface AppContext {
   /** Marks this page cacheable for anonymous readers, tagged by what it shows (server/page-cache.ts). */
   tagPage: (tags: readonly (ContentTag | "static")[]) => void;
   clientAddress: string;
+  /** The blog's actor: answers to followers awaiting approval, and the handle to follow it by. */
+  federation: FederationHandle;
   /**
    * Keeps an unexpected failure's cause for the request's one log line (server/http.ts),
    * so a 5xx is logged once, with its cause, however the route answered it.

@@ -438,6 +438,12 @@ export interface AnalyticsFeedDailyTable {
   subscribers: number;
 }
 
+/** The actor's key pairs as JWK (migration 0018), never exported. */
+export interface FediverseKeysTable {
+  actor: string;
+  key_pairs: string;
+}
+
 export interface Database {
   posts: PostsTable;
   published_post_counts: PublishedPostCountsTable;
@@ -476,4 +482,5 @@ export interface Database {
   fedify_kv: FedifyKvTable;
   fedify_messages: FedifyMessagesTable;
   fediverse_posts: FediversePostsTable;
+  fediverse_keys: FediverseKeysTable;
 }

@@ -203,3 +203,22 @@ export async function countQueuedMessages(
   const ready = Number(row.ready ?? 0);
   return { queued, ready, delayed: queued - ready };
 }
+
+/** The actor's key pairs as stored (JSON), or undefined before the first start made them. */
+export async function readKeyPairs(db: Kysely<Database>, actor: string): Promise<string | undefined> {
+  const row = await db.selectFrom("fediverse_keys").select("key_pairs").where("actor", "=", actor).executeTakeFirst();
+  return row?.key_pairs;
+}
+
+/**
+ * Stores the actor's key pairs unless some are there already, and returns whichever are stored:
+ * two servers starting at once both end up with the first one's keys.
+ */
+export async function keepFirstKeyPairs(db: Kysely<Database>, actor: string, keyPairs: string): Promise<string> {
+  await db
+    .insertInto("fediverse_keys")
+    .values({ actor, key_pairs: keyPairs })
+    .onConflict((conflict) => conflict.column("actor").doNothing())
+    .execute();
+  return (await readKeyPairs(db, actor)) ?? keyPairs;
+}

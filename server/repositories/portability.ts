@@ -55,6 +55,10 @@ export const NOT_EXPORTED: Record<string, string> = {
   "comments.remote_note_url": "a reply from the fediverse travels as a comment (its author's name and text)",
   "comments.remote_actor_url": "a reply from the fediverse travels as a comment (its author's name and text)",
   "comments.remote_actor_handle": "a reply from the fediverse travels as a comment (its author's name and text)",
+  fedify_kv: "Fedify's cache of remote documents and its bookkeeping, rebuilt as it is needed",
+  fedify_messages: "deliveries still queued to this blog's followers, who stay with it",
+  fediverse_posts: "what this blog's followers were sent about each post; a moved blog starts without followers",
+  fediverse_keys: "the actor's private keys: secret, and of no use to an actor at another address",
 };
 
 /**

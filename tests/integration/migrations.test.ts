@@ -42,6 +42,10 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
         "email_deliveries",
         "fediverse_followers",
         "fediverse_reactions",
+        "fedify_kv",
+        "fedify_messages",
+        "fediverse_posts",
+        "fediverse_keys",
       ]),
     );
   });

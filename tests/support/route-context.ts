@@ -42,6 +42,7 @@ export function createRouteTestContext(
     pendingCommentsCookie: createPendingCommentsCookie({ secret: "test secret", secure: false }),
     tagPage: () => {},
     clientAddress,
+    federation: { acceptFollower: async () => {}, rejectFollower: async () => {}, handleUrl: () => "@blog@blog.test" },
     // Stands in for the server's one log line per failed request (server/http.ts).
     recordFailure: (error: unknown) =>
       logger.error({ err: error, code: isDomainError(error) ? error.code : undefined }, "request failed"),

@@ -10,6 +10,7 @@ import type { Dialect } from "../connect.ts";
  * so a crash leaves it to be claimed again; `ordering_key` keeps messages of one key in order.
  * `fediverse_posts` has no foreign key: the row must outlive a deleted post, whose Delete it sends.
  * Every post already public when this runs counts as announced, so the first start sends nothing old.
+ * `fediverse_keys` holds the actor's key pairs (JWK), in a table of their own so no export carries them.
  */
 export function fedifyStoreSchema(dialect: Dialect) {
   const timestamp = dialect === "postgres" ? "timestamptz" : "text";
@@ -52,6 +53,12 @@ export function fedifyStoreSchema(dialect: Dialect) {
         .addColumn("sent_version", timestamp, (col) => col.notNull())
         .execute();
 
+      await db.schema
+        .createTable("fediverse_keys")
+        .addColumn("actor", "text", (col) => col.primaryKey())
+        .addColumn("key_pairs", "text", (col) => col.notNull())
+        .execute();
+
       const now = new Date().toISOString();
       await sql`
         insert into fediverse_posts (post_id, state, sent_version)
@@ -60,6 +67,7 @@ export function fedifyStoreSchema(dialect: Dialect) {
       `.execute(db);
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable("fediverse_keys").ifExists().execute();
       await db.schema.dropTable("fediverse_posts").ifExists().execute();
       await db.schema.dropTable("fedify_messages").ifExists().execute();
       await db.schema.dropTable("fedify_kv").ifExists().execute();

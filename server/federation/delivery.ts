@@ -1,0 +1,134 @@
+import type { Context } from "@fedify/fedify";
+import { Article, Delete, PUBLIC_COLLECTION, Tombstone, Update } from "@fedify/vocab";
+import type { Kysely } from "kysely";
+import type { Post } from "#domain/post.ts";
+import type { Database } from "../db/schema.ts";
+import {
+  claimSend,
+  type DueAnnouncement,
+  listDueAnnouncements,
+  listDueRetractions,
+  undoClaim,
+} from "../repositories/fediverse-posts.ts";
+import { BLOG_ACTOR, createActivityFor, instant, toArticle } from "./articles.ts";
+
+/** How many posts one sweep looks at; the next sweep takes the rest. */
+const SWEEP_BATCH = 50;
+
+/**
+ * A post that first shows up public this long after it became so (an import, the posts of a
+ * blog that just gained this feature) is recorded without a Create: followers get new posts,
+ * not a flood of old ones.
+ */
+export const ANNOUNCE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface DeliveryDeps {
+  db: Kysely<Database>;
+  siteUrl: string;
+  now: () => Date;
+  /** A Fedify context for sending, with no request behind it. */
+  context: () => Context<void>;
+  findPublicPost: (id: string) => Promise<Post | undefined>;
+}
+
+export interface SweepReport {
+  created: number;
+  updated: number;
+  deleted: number;
+  /** Recorded without sending (ANNOUNCE_WINDOW_MS), or claimed first by another server. */
+  skipped: number;
+}
+
+/**
+ * Compares what is public with what the fediverse was told (`fediverse_posts`) and queues the
+ * difference: Create for a post that became public (at once or at its scheduled time), Update for
+ * an edit, Delete with a Tombstone for a post unpublished or deleted. Each change is claimed by a
+ * conditional update before it is queued, so several servers sweeping at once send it once; the
+ * queue (Fedify's fan-out on our MessageQueue) then reaches every follower's shared inbox.
+ */
+export async function sweepDeliveries(deps: DeliveryDeps): Promise<SweepReport> {
+  const report: SweepReport = { created: 0, updated: 0, deleted: 0, skipped: 0 };
+  const at = deps.now().toISOString();
+  for (const due of await listDueAnnouncements(deps.db, { at, limit: SWEEP_BATCH })) {
+    const outcome = await announce(deps, due);
+    report[outcome] += 1;
+  }
+  for (const due of await listDueRetractions(deps.db, { at, limit: SWEEP_BATCH })) {
+    const claim = {
+      postId: due.postId,
+      from: { state: "created" as const, sentVersion: due.sentVersion },
+      to: { state: "deleted" as const, sentVersion: due.sentVersion },
+    };
+    if (!(await claimSend(deps.db, claim))) {
+      report.skipped += 1;
+      continue;
+    }
+    await sendOrUndo(deps, claim, () => deleteActivity(deps.context(), due.postId, deps.now()));
+    report.deleted += 1;
+  }
+  return report;
+}
+
+async function announce(deps: DeliveryDeps, due: DueAnnouncement): Promise<keyof SweepReport> {
+  const isUpdate = due.sent?.state === "created";
+  const claim = { postId: due.postId, from: due.sent, to: { state: "created" as const, sentVersion: due.version } };
+  if (!(await claimSend(deps.db, claim))) return "skipped";
+  const stale = due.sent === undefined && deps.now().getTime() - Date.parse(due.publishedAt) > ANNOUNCE_WINDOW_MS;
+  if (stale) return "skipped";
+  const post = await deps.findPublicPost(due.postId);
+  // Unpublished between the list and now: the next sweep sends its Delete.
+  if (!post) return "skipped";
+  await sendOrUndo(deps, claim, () => {
+    const context = deps.context();
+    return isUpdate ? updateActivity(context, deps.siteUrl, post) : createActivityFor(context, deps.siteUrl, post);
+  });
+  return isUpdate ? "updated" : "created";
+}
+
+async function sendOrUndo(
+  deps: DeliveryDeps,
+  claim: Parameters<typeof claimSend>[1],
+  activity: () => Create | Update | Delete,
+): Promise<void> {
+  const context = deps.context();
+  const built = activity();
+  try {
+    await context.sendActivity({ identifier: BLOG_ACTOR }, "followers", built, {
+      preferSharedInbox: true,
+      // Create, Update and Delete of one post reach each server in that order.
+      orderingKey: postObjectUri(context, claim.postId).href,
+    });
+  } catch (error) {
+    await undoClaim(deps.db, claim);
+    throw error;
+  }
+}
+
+type Create = ReturnType<typeof createActivityFor>;
+
+function postObjectUri(context: Context<void>, postId: string): URL {
+  return context.getObjectUri(Article, { id: postId });
+}
+
+function updateActivity(context: Context<void>, siteUrl: string, post: Post): Update {
+  const article = toArticle(context, siteUrl, post);
+  return new Update({
+    id: new URL(`${article.id?.href}#update/${Date.parse(post.updatedAt)}`),
+    actor: context.getActorUri(BLOG_ACTOR),
+    to: PUBLIC_COLLECTION,
+    cc: context.getFollowersUri(BLOG_ACTOR),
+    updated: instant(post.updatedAt),
+    object: article,
+  });
+}
+
+function deleteActivity(context: Context<void>, postId: string, at: Date): Delete {
+  const id = postObjectUri(context, postId);
+  return new Delete({
+    id: new URL(`${id.href}#delete/${at.getTime()}`),
+    actor: context.getActorUri(BLOG_ACTOR),
+    to: PUBLIC_COLLECTION,
+    cc: context.getFollowersUri(BLOG_ACTOR),
+    object: new Tombstone({ id, deleted: instant(at.toISOString()) }),
+  });
+}

@@ -1,0 +1,241 @@
+import { randomUUID } from "node:crypto";
+import { createFederation, type Federation } from "@fedify/fedify";
+import { Accept, Follow, Reject } from "@fedify/vocab";
+import type { Kysely } from "kysely";
+import { fediverseHandle } from "#domain/fediverse.ts";
+import type { Dialect } from "../db/connect.ts";
+import type { Database } from "../db/schema.ts";
+import type { FollowerDetail } from "../services/fediverse.ts";
+import type { Services } from "../services/index.ts";
+import { createRateLimiter } from "../services/rate-limit.ts";
+import { registerActor } from "./actor.ts";
+import { BLOG_ACTOR, type PostSources, registerArticles } from "./articles.ts";
+import { sweepDeliveries, type SweepReport } from "./delivery.ts";
+import { loadOrCreateKeyPairs } from "./keys.ts";
+import { DatabaseKvStore } from "./kv-store.ts";
+import { createInboxRateLimit, registerInbox } from "./inbox.ts";
+import { DatabaseMessageQueue, type MessageQueueTuning } from "./message-queue.ts";
+
+/** A follower as the admin's actions name it. */
+type FollowerAnswerTarget = Pick<FollowerDetail, "actorUrl" | "inboxUrl" | "followActivityId">;
+
+/** The services the federation reads and changes (server/services/index.ts). */
+export type FederationServices = Pick<Services, "posts" | "siteSettings" | "fediverse">;
+
+export interface BlogFederationOptions {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** SITE_URL: the canonical origin of every id, whatever Host a request arrived with. */
+  siteUrl: string;
+  services: FederationServices;
+  /** FEDIVERSE_ALLOW_PRIVATE_ADDRESS: tests only; the production start refuses it (server/config.ts). */
+  allowPrivateAddress?: boolean;
+  now?: () => Date;
+  queueTuning?: MessageQueueTuning;
+  /** How often the worker compares what is public with what followers were sent. */
+  sweepIntervalMs?: number;
+  /** Reports a failed sweep (the database away for a moment); the next one tries again. */
+  onError?: (error: unknown) => void;
+}
+
+/** What admin actions reach through the request context (server/request-context.ts). */
+export interface FederationHandle {
+  /** Marks a pending follower accepted and sends their server the Accept. */
+  acceptFollower(followerId: string): Promise<void>;
+  /** Removes a follower, pending or accepted, and sends their server a Reject of the Follow. */
+  rejectFollower(followerId: string): Promise<void>;
+  /** "@blog@example.com": the handle readers type to follow. */
+  handleUrl(): string;
+}
+
+export type BlogFederation = Awaited<ReturnType<typeof createBlogFederation>>;
+
+/**
+ * The blog in the fediverse (docs/decisions/0015-fediverse.md): Fedify with its store and queue in
+ * the blog's database, the actor, Articles, outbox, followers and NodeInfo, F3's inbox listeners,
+ * and the worker that delivers. Keys are read (or made, the first time) here, at boot.
+ */
+export async function createBlogFederation(options: BlogFederationOptions) {
+  const { db, dialect, siteUrl, services } = options;
+  const now = options.now ?? (() => new Date());
+  const queue = new DatabaseMessageQueue({ db, dialect, now }, options.queueTuning);
+  const kv = new DatabaseKvStore(db, now);
+  const federation: Federation<void> = createFederation({
+    kv,
+    queue,
+    origin: new URL(siteUrl).origin,
+    manuallyStartQueue: true,
+    allowPrivateAddress: options.allowPrivateAddress ?? false,
+    // Signatures are always checked: an unsigned or forged activity is answered 401.
+    skipSignatureVerification: false,
+  });
+  const keyPairs = await loadOrCreateKeyPairs(db, BLOG_ACTOR);
+  const readSettings = () => services.fediverse.settings();
+
+  registerActor(federation, {
+    siteUrl,
+    readSite: () => services.siteSettings.current(),
+    readSettings,
+    keyPairs,
+    followers: services.fediverse,
+  });
+  registerArticles(federation, { siteUrl, ...bindPosts(services.posts) });
+  federation.setNodeInfoDispatcher("/nodeinfo/2.1", async () => ({
+    software: { name: "inkwell", version: "0.1.0" },
+    protocols: ["activitypub"],
+    usage: {
+      users: { total: 1, activeMonth: 1, activeHalfyear: 1 },
+      localPosts: await services.posts.countPublishedPosts(),
+      localComments: 0,
+    },
+    openRegistrations: false,
+  }));
+  registerInbox(federation, {
+    fediverse: services.fediverse,
+    identifier: BLOG_ACTOR,
+    onError: (error) => options.onError?.(error),
+  });
+  const inboxRateLimit = createInboxRateLimit(createRateLimiter({ db, now }));
+
+  const context = () => federation.createContext(new URL(siteUrl), undefined);
+
+  async function answerFollow(follower: FollowerAnswerTarget, answer: "accept" | "reject"): Promise<void> {
+    const ctx = context();
+    const actor = ctx.getActorUri(BLOG_ACTOR);
+    const follow = new Follow({
+      id: follower.followActivityId ? new URL(follower.followActivityId) : null,
+      actor: new URL(follower.actorUrl),
+      object: actor,
+    });
+    const values = { id: new URL(`${actor.href}#${answer}s/${randomUUID()}`), actor, object: follow };
+    await ctx.sendActivity(
+      { identifier: BLOG_ACTOR },
+      { id: new URL(follower.actorUrl), inboxId: new URL(follower.inboxUrl) },
+      answer === "accept" ? new Accept(values) : new Reject(values),
+    );
+  }
+
+  const worker = createWorker({ federation, queue, kv, sweep, sweepIntervalMs: options.sweepIntervalMs, onError });
+  function onError(error: unknown) {
+    options.onError?.(error);
+  }
+  function sweep(): Promise<SweepReport> {
+    return sweepDeliveries({
+      db,
+      siteUrl,
+      now,
+      context,
+      findPublicPost: (id) => services.posts.findPublicPost(id).catch(() => undefined),
+    });
+  }
+
+  return {
+    federation,
+    /** Answers the actor, WebFinger, NodeInfo, Articles and the inbox (server/http-federation.ts). */
+    /** Counts an inbox POST against its server's budget, ahead of fetch (429 once it is spent). */
+    inboxRateLimit,
+    fetch: (
+      request: Request,
+      handlers: { onNotFound: () => Promise<Response>; onNotAcceptable: () => Promise<Response> },
+    ) => federation.fetch(request, { contextData: undefined, ...handlers }),
+    /** The per-request handle of the request context, with the handle as the settings say now. */
+    async forRequest(): Promise<FederationHandle> {
+      const { handle } = await readSettings();
+      return {
+        acceptFollower: async (followerId) => {
+          const follower = await services.fediverse.approveFollower(followerId);
+          if (follower) await answerFollow(follower, "accept");
+        },
+        rejectFollower: async (followerId) => {
+          const follower = await services.fediverse.removeFollower(followerId);
+          if (follower) await answerFollow(follower, "reject");
+        },
+        handleUrl: () => fediverseHandle(handle, siteUrl),
+      };
+    },
+    answerFollow,
+    /** One comparison of what is public with what was sent; the worker runs it on a timer. */
+    sweep,
+    /** Starts delivering: the queue's listener and the sweep. Call once, at boot. */
+    start: worker.start,
+    /** Lets the deliveries in flight finish, then stops. */
+    stop: worker.stop,
+    /** Runs a sweep soon, as after a post is saved: publishing needs no wait for the timer. */
+    nudge: worker.nudge,
+  };
+}
+
+function bindPosts(posts: FederationServices["posts"]): Omit<PostSources, "siteUrl"> {
+  return {
+    findPublicPost: (id) => posts.findPublicPost(id),
+    listPublishedPosts: (query, page, pageSize) => posts.listPublishedPosts(query, page, pageSize),
+    countPublishedPosts: () => posts.countPublishedPosts(),
+  };
+}
+
+const DEFAULT_SWEEP_INTERVAL_MS = 15_000;
+const KV_PURGE_EVERY_SWEEPS = 240;
+
+function createWorker({
+  federation,
+  queue,
+  kv,
+  sweep,
+  sweepIntervalMs = DEFAULT_SWEEP_INTERVAL_MS,
+  onError,
+}: {
+  federation: Federation<void>;
+  queue: DatabaseMessageQueue;
+  kv: DatabaseKvStore;
+  sweep: () => Promise<SweepReport>;
+  sweepIntervalMs?: number;
+  onError: (error: unknown) => void;
+}) {
+  let controller: AbortController | undefined;
+  let listening: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+  let again = false;
+  let sweeps = 0;
+
+  function runSweep(): Promise<void> {
+    if (sweeping) {
+      again = true;
+      return sweeping;
+    }
+    sweeping = (async () => {
+      do {
+        again = false;
+        sweeps += 1;
+        await sweep().catch(onError);
+        if (sweeps % KV_PURGE_EVERY_SWEEPS === 0) await kv.purgeExpired().catch(onError);
+      } while (again && controller && !controller.signal.aborted);
+    })().finally(() => {
+      sweeping = undefined;
+    });
+    return sweeping;
+  }
+
+  return {
+    async start(): Promise<void> {
+      if (controller) return;
+      controller = new AbortController();
+      await queue.releaseStaleClaims();
+      listening = federation.startQueue(undefined, { signal: controller.signal });
+      timer = setInterval(() => void runSweep(), sweepIntervalMs);
+      timer.unref();
+      void runSweep();
+    },
+    async stop(): Promise<void> {
+      if (!controller) return;
+      controller.abort();
+      clearInterval(timer);
+      await sweeping;
+      await listening;
+      controller = undefined;
+    },
+    nudge(): Promise<void> {
+      return controller ? runSweep() : Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import type { BlogFederation } from "./federation/federation.ts";
+import { INBOX_MAX_BODY_BYTES, limitRequestBodies } from "./http-body-limits.ts";
+
+/** The addresses Fedify answers (docs/decisions/0015-fediverse.md); a reverse proxy must pass them. */
+const FEDERATION_PATH = /^\/(?:\.well-known\/(?:webfinger|nodeinfo)$|nodeinfo\/|ap\/)/;
+/** A post's page, which answers its Article to a client asking for ActivityPub. */
+const POST_PAGE = /^\/blog\/[^/]+$/;
+const ACTIVITY_TYPES = /application\/activity\+json|application\/ld\+json/i;
+
+export interface FederationMountOptions {
+  fediverse: Pick<BlogFederation, "fetch" | "inboxRateLimit">;
+  /** services.fediverse: the id of the public post at a page's address; undefined for none. */
+  posts: { findPublicPostId(url: URL): Promise<string | undefined> };
+  /** SITE_URL: requests reach Fedify at this origin, the one remote servers signed for and ids use. */
+  siteUrl: string;
+}
+
+/**
+ * Hands Fedify the fediverse's requests, ahead of the page cache and React Router: WebFinger,
+ * NodeInfo, the actor, its collections, Articles and the inboxes, and a post's page asked for
+ * as ActivityPub. What Fedify does not answer (no route, or a browser's Accept) goes on to the
+ * pages. Inbox bodies are limited to INBOX_MAX_BODY_BYTES, refused before they are read, and
+ * each remote server's POSTs to a budget (server/federation/inbox.ts, 429 once spent).
+ */
+export function serveFederation({ fediverse, posts, siteUrl }: FederationMountOptions): RequestHandler {
+  const origin = new URL(siteUrl).origin;
+  const limitBody = limitRequestBodies(INBOX_MAX_BODY_BYTES);
+  return (req, res, next) => {
+    const post = POST_PAGE.exec(req.path);
+    if (post) {
+      // Shared caches must keep the page and the Article apart.
+      res.vary("Accept");
+      if (!ACTIVITY_TYPES.test(req.get("accept") ?? "") || (req.method !== "GET" && req.method !== "HEAD")) {
+        return next();
+      }
+      return void posts
+        .findPublicPostId(new URL(req.path, origin))
+        .then((id) => (id === undefined ? next() : answer(req, res, next, `/ap/posts/${encodeURIComponent(id)}`)))
+        .catch(next);
+    }
+    if (!FEDERATION_PATH.test(req.path)) return next();
+    limitBody(req, res, () =>
+      fediverse.inboxRateLimit(req, res, (error?: unknown) =>
+        error ? next(error) : void answer(req, res, next, req.originalUrl).catch(next),
+      ),
+    );
+  };
+
+  async function answer(req: ExpressRequest, res: ExpressResponse, next: NextFunction, target: string) {
+    const request = await toFetchRequest(req, new URL(target, origin));
+    let passed = false;
+    const pass = async () => {
+      passed = true;
+      return new Response(null, { status: 404 });
+    };
+    const response = await fediverse.fetch(request, { onNotFound: pass, onNotAcceptable: pass });
+    if (passed) return next();
+    res.status(response.status);
+    response.headers.forEach((value, name) => res.append(name, value));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  }
+}
+
+async function toFetchRequest(req: ExpressRequest, url: URL): Promise<Request> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  return new Request(url, {
+    method: req.method,
+    headers,
+    body: hasBody ? new Uint8Array(await readBody(req)) : undefined,
+  });
+}
+
+async function readBody(req: ExpressRequest): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    // Content-Length was checked; a body without one stops here all the same.
+    if (size > INBOX_MAX_BODY_BYTES) throw new RangeError("inbox body too large");
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
