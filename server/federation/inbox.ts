@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Federation, InboxContext } from "@fedify/fedify";
+import type { Federation, InboxContext, UnverifiedActivityReason } from "@fedify/fedify";
 import {
   Accept,
   type Activity,
@@ -182,6 +182,28 @@ export function createInboxListeners<TContextData>({ fediverse, identifier }: In
 }
 
 /**
+ * A deleted account's server announces the deletion signed with the key it has just deleted, so
+ * Fedify cannot verify it: the key's address answers 410 Gone. When that key is the actor's own
+ * (its address is the actor's, as `#main-key`) and the actor deletes itself, the account is gone
+ * for sure: it stops following, and its server is answered 202 so it stops retrying. Anything
+ * else unverified keeps Fedify's 401.
+ */
+export async function forgetGoneActor(
+  fediverse: Pick<FediverseService, "unfollowFrom">,
+  activity: Activity,
+  reason: UnverifiedActivityReason,
+): Promise<Response | undefined> {
+  if (reason.type !== "keyFetchError" || !("status" in reason.result) || reason.result.status !== 410) return;
+  const actor = activity.actorId;
+  if (!(activity instanceof Delete) || !actor || activity.objectId?.href !== actor.href) return;
+  const keyOwner = new URL(reason.keyId.href);
+  keyOwner.hash = "";
+  if (keyOwner.href !== actor.href) return;
+  await fediverse.unfollowFrom(actor.href);
+  return new Response(null, { status: 202 });
+}
+
+/**
  * Sets the blog's inbox listeners on its federation (server/federation/federation.ts calls this
  * once, at boot). The shared inbox fetches remote documents signed as the blog, as servers that
  * require signed fetches ask.
@@ -198,6 +220,7 @@ export function registerInbox<TContextData>(federation: Federation<TContextData>
     .on(Create, listeners.create)
     .on(Update, listeners.update)
     .on(Delete, listeners.delete)
+    .onUnverifiedActivity((_context, activity, reason) => forgetGoneActor(deps.fediverse, activity, reason))
     .onError((_context, error) => deps.onError?.(error));
 }
 

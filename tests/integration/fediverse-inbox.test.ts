@@ -25,6 +25,7 @@ import type { Post } from "#domain/post.ts";
 import {
   createInboxListeners,
   createInboxRateLimit,
+  forgetGoneActor,
   inboxSender,
   registerInbox,
 } from "../../server/federation/inbox.ts";
@@ -328,6 +329,44 @@ describe.each(testDialects())("the blog's inbox on $dialect", ({ dialect, skip }
       }),
     );
     expect(await blog.services.comments.countPending()).toBe(0);
+  });
+
+  it("forgets a deleted account whose own key is gone, and nothing else it cannot verify", async () => {
+    const { receive } = inbox();
+    await receive(followFrom(alice));
+    await receive(followFrom(person("bob")));
+    const gone = (keyId: string) => ({
+      type: "keyFetchError" as const,
+      keyId: new URL(keyId),
+      result: { status: 410, response: new Response(null, { status: 410 }) },
+    });
+    const deletion = (actor: URL | null) =>
+      new Delete({ id: new URL("https://social.example/d/9"), actor, object: actor });
+    const forget = (activity: Activity, reason: Parameters<typeof forgetGoneActor>[2]) =>
+      forgetGoneActor(blog.services.fediverse, activity, reason);
+
+    // Another gone account's key on the same server cannot delete alice.
+    expect(await forget(deletion(alice.id), gone("https://social.example/users/carol#main-key"))).toBeUndefined();
+    expect(
+      await forget(deletion(alice.id), { type: "invalidSignature", keyId: new URL(`${alice.id?.href}#main-key`) }),
+    ).toBeUndefined();
+    expect(
+      await forget(
+        new Delete({
+          id: new URL("https://social.example/d/8"),
+          actor: alice.id,
+          object: new URL("https://social.example/notes/1"),
+        }),
+        gone(`${alice.id?.href}#main-key`),
+      ),
+    ).toBeUndefined();
+    expect(await blog.services.fediverse.countFollowers()).toEqual({ accepted: 2, pending: 0 });
+
+    const answer = await forget(deletion(alice.id), gone(`${alice.id?.href}#main-key`));
+    expect(answer?.status).toBe(202);
+    expect((await blog.services.fediverse.listFollowers()).items.map((item) => item.handle)).toEqual([
+      "@bob@social.example",
+    ]);
   });
 
   it("is registered on the federation for each activity type", async () => {
