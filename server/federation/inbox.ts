@@ -13,7 +13,7 @@ import {
   Undo,
   Update,
 } from "@fedify/vocab";
-import type { NextFunction, Request, Response } from "express";
+import type { Request as ExpressRequest, Response as ExpressResponse, NextFunction } from "express";
 import { isDomainError } from "#domain/errors.ts";
 import type { FediverseService } from "../services/fediverse.ts";
 import type { RateLimiter, RateLimitPolicy } from "../services/rate-limit.ts";
@@ -244,7 +244,7 @@ export function inboxSender(headers: { signature?: string; "signature-input"?: s
  * Mounted ahead of the federation, so a refused request costs one write and no parsing.
  */
 export function createInboxRateLimit(limiter: RateLimiter, policy: RateLimitPolicy = INBOX_RATE_LIMIT) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> => {
     if (req.method !== "POST" || !INBOX_REQUEST_PATH.test(req.path)) return next();
     const sender = inboxSender(req.headers as Record<string, string | undefined>, req.ip ?? "unknown");
     try {
