@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { createBlogFederation } from "../../server/federation/federation.ts";
+import { testDialects } from "../support/databases.ts";
+import { buildPostInput, TEST_WRITER } from "../support/factories.ts";
+import { type FederatedBlog, useFederatedBlog } from "../support/federated-blog.ts";
+
+/** The activities waiting in the queue, one entry per activity (a fan-out or a delivery names it). */
+async function queuedActivities(blog: FederatedBlog): Promise<{ type: string; id: string; objectId: string }[]> {
+  const rows = await blog.handle.db.selectFrom("fedify_messages").select("payload").orderBy("id").execute();
+  const seen = new Map<string, { type: string; id: string; objectId: string }>();
+  for (const row of rows) {
+    const message = JSON.parse(row.payload) as {
+      activity: { id: string; type: string; object: string | { id: string } };
+    };
+    const { activity } = message;
+    const objectId = typeof activity.object === "string" ? activity.object : activity.object.id;
+    seen.set(activity.id, { type: activity.type, id: activity.id, objectId });
+  }
+  return [...seen.values()];
+}
+
+async function addFollower(blog: FederatedBlog, name = "alice") {
+  await blog.services.fediverse.followFrom({
+    actorUrl: `https://social.example/users/${name}`,
+    handle: `@${name}@social.example`,
+    inboxUrl: `https://social.example/users/${name}/inbox`,
+    sharedInboxUrl: "https://social.example/inbox",
+    followActivityId: `https://social.example/follows/${name}`,
+  });
+}
+
+describe.each(testDialects())("delivery to followers on $dialect", (target) => {
+  const blog = useFederatedBlog(target);
+  const objectOf = (postId: string) => `${blog.siteUrl}/ap/posts/${postId}`;
+
+  it("sends Create when a post is published, once however often it sweeps", async () => {
+    await addFollower(blog);
+    const draft = await blog.services.posts.createPost(buildPostInput({ published: false }), TEST_WRITER);
+    await blog.fediverse.sweep();
+    expect(await queuedActivities(blog)).toEqual([]);
+
+    await blog.services.posts.updatePost(draft.id, buildPostInput({ title: "Now public" }), TEST_WRITER);
+    expect(await blog.fediverse.sweep()).toMatchObject({ created: 1 });
+    await blog.fediverse.sweep();
+    expect(await queuedActivities(blog)).toEqual([
+      { type: "Create", id: `${objectOf(draft.id)}#create`, objectId: objectOf(draft.id) },
+    ]);
+  });
+
+  it("sends Update after an edit, and Delete with a Tombstone when unpublished or deleted", async () => {
+    await addFollower(blog);
+    const [first, second] = [
+      await blog.services.posts.createPost(buildPostInput({ title: "First" }), TEST_WRITER),
+      await blog.services.posts.createPost(buildPostInput({ title: "Second" }), TEST_WRITER),
+    ];
+    await blog.fediverse.sweep();
+    blog.clock.advance(60_000);
+    await blog.services.posts.updatePost(first!.id, buildPostInput({ title: "First, edited" }), TEST_WRITER);
+    expect(await blog.fediverse.sweep()).toMatchObject({ created: 0, updated: 1, deleted: 0 });
+
+    await blog.services.posts.updatePost(first!.id, buildPostInput({ published: false }), TEST_WRITER);
+    await blog.services.posts.deletePost(second!.id, TEST_WRITER);
+    expect(await blog.fediverse.sweep()).toMatchObject({ created: 0, updated: 0, deleted: 2 });
+    expect(await blog.fediverse.sweep()).toEqual({ created: 0, updated: 0, deleted: 0, skipped: 0 });
+
+    const types = (await queuedActivities(blog)).map(({ type, objectId }) => `${type} ${objectId}`);
+    expect(types.sort()).toEqual(
+      [
+        `Create ${objectOf(first!.id)}`,
+        `Create ${objectOf(second!.id)}`,
+        `Update ${objectOf(first!.id)}`,
+        `Delete ${objectOf(first!.id)}`,
+        `Delete ${objectOf(second!.id)}`,
+      ].sort(),
+    );
+    const rows = await blog.handle.db.selectFrom("fedify_messages").select("payload").execute();
+    const deletion = rows
+      .map((row) => JSON.parse(row.payload) as { activity: { type: string; object: { type: string } } })
+      .find((message) => message.activity.type === "Delete");
+    expect(deletion?.activity.object.type).toBe("Tombstone");
+  });
+
+  it("sends a scheduled post's Create when its time comes, with no request to trigger it", async () => {
+    await addFollower(blog);
+    const scheduled = await blog.services.posts.createPost(
+      buildPostInput({ publishAt: "2026-03-05T12:00", publishAtOffset: "" }),
+      TEST_WRITER,
+    );
+    await blog.fediverse.sweep();
+    expect(await queuedActivities(blog)).toEqual([]);
+    blog.clock.advance(3 * 60 * 60 * 1000);
+    await blog.fediverse.sweep();
+    expect(await queuedActivities(blog)).toMatchObject([{ type: "Create", objectId: objectOf(scheduled.id) }]);
+  });
+
+  it("records without sending a post that was public long before the blog first saw it", async () => {
+    await addFollower(blog);
+    await blog.services.posts.createPost(buildPostInput(), TEST_WRITER);
+    blog.clock.advance(2 * 24 * 60 * 60 * 1000);
+    expect(await blog.fediverse.sweep()).toMatchObject({ created: 0, skipped: 1 });
+    expect(await queuedActivities(blog)).toEqual([]);
+  });
+
+  it("sends each change once when several servers sweep at the same moment", async () => {
+    await addFollower(blog);
+    const post = await blog.services.posts.createPost(buildPostInput(), TEST_WRITER);
+    const servers = await Promise.all(
+      [1, 2, 3].map(() =>
+        createBlogFederation({
+          db: blog.handle.db,
+          dialect: target.dialect,
+          siteUrl: blog.siteUrl,
+          services: blog.services,
+          now: blog.clock.now,
+        }),
+      ),
+    );
+    const reports = await Promise.all([blog.fediverse, ...servers].map((server) => server.sweep()));
+    expect(reports.reduce((sum, report) => sum + report.created, 0)).toBe(1);
+    expect(await queuedActivities(blog)).toMatchObject([{ type: "Create", objectId: objectOf(post.id) }]);
+  });
+
+  it("queues nothing for a reader's request: publishing only writes the post", async () => {
+    await addFollower(blog);
+    await blog.services.posts.createPost(buildPostInput(), TEST_WRITER);
+    expect(await queuedActivities(blog)).toEqual([]);
+  });
+});
