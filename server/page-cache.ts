@@ -140,7 +140,8 @@ export function createPageCache({ maxBytes, now = Date.now }: PageCacheOptions) 
     if (entry.csp) res.setHeader("Content-Security-Policy", entry.csp);
     res.setHeader("ETag", entry.etag);
     res.setHeader("Cache-Control", PUBLIC_CACHE_CONTROL);
-    res.setHeader("Vary", "Accept-Encoding");
+    // Appended: a post's page also varies by Accept (server/http-federation.ts).
+    res.vary("Accept-Encoding");
     if (req.get("if-none-match") === entry.etag) {
       res.status(304);
       end();
