@@ -57,7 +57,8 @@ export function serveFederation({ fediverse, posts, siteUrl }: FederationMountOp
     const response = await fediverse.fetch(request, { onNotFound: pass, onNotAcceptable: pass });
     if (passed) return next();
     res.status(response.status);
-    response.headers.forEach((value, name) => res.append(name, value));
+    // Set, not appended: Express may have set one already (Content-Type); Vary adds to ours.
+    response.headers.forEach((value, name) => (name === "vary" ? res.vary(value) : res.setHeader(name, value)));
     res.end(Buffer.from(await response.arrayBuffer()));
   }
 }
