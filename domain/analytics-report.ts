@@ -30,6 +30,16 @@ export interface CountPoint {
   count: number;
 }
 
+/** A feed reader ("Feedly", "NetNewsWire", "other") on the last day of the range it fetched a feed. */
+export interface FeedReaderRow {
+  fetcher: string;
+  /** Subscribers it states (or one per fetcher that states none). */
+  subscribers: number;
+  /** Distinct fetchers of that name. */
+  fetchers: number;
+  day: string;
+}
+
 export interface AnalyticsReport {
   range: AnalyticsRange;
   totals: Figures;
@@ -42,6 +52,8 @@ export interface AnalyticsReport {
   subscribers: CountPoint[];
   /** Fediverse accounts that followed in each bucket (accepted and still following). */
   followers: CountPoint[];
+  /** Feed readers with their latest figures in the range, most subscribers first. */
+  feedReaders: FeedReaderRow[];
 }
 
 export const VISITORS_NOW_MINUTES = 5;

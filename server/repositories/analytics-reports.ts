@@ -181,3 +181,23 @@ export async function sumValues(
     .execute();
   return rows.map((row) => ({ value: row.value, ...figures(row) }));
 }
+
+export interface FeedDay {
+  day: string;
+  fetcher: string;
+  fetchers: number;
+  subscribers: number;
+}
+
+/** Each feed reader's figures on each day of a range, oldest first: a few rows a day. */
+export async function listFeedDays(db: Db, range: DayRange): Promise<FeedDay[]> {
+  const rows = await db
+    .selectFrom("analytics_feed_daily")
+    .select(["day", "fetcher", "fetchers", "subscribers"])
+    .where("day", ">=", range.from)
+    .where("day", "<=", range.to)
+    .orderBy("day")
+    .orderBy("fetcher")
+    .execute();
+  return rows.map((row) => ({ ...row, fetchers: Number(row.fetchers), subscribers: Number(row.subscribers) }));
+}

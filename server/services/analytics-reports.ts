@@ -14,6 +14,7 @@ import {
 import {
   type AnalyticsReport,
   type CountPoint,
+  type FeedReaderRow,
   type Figures,
   type ListRow,
   REPORT_LIST_PAGE_SIZE,
@@ -70,6 +71,14 @@ function tailByValue(tail: RollupTail, dimension: AnalyticsDimension, range: Day
 
 function addFigures(a: Figures, b: Figures | undefined): Figures {
   return b ? { views: a.views + b.views, visitors: a.visitors + b.visitors } : a;
+}
+
+/** Feed subscribers are a stock, not a flow: each reader's figure is its last day's in the range. */
+function feedReaders(days: reports.FeedDay[]): FeedReaderRow[] {
+  const latest = new Map(days.map((row) => [row.fetcher, row]));
+  return [...latest.values()]
+    .sort((a, b) => b.subscribers - a.subscribers || (a.fetcher < b.fetcher ? -1 : 1))
+    .slice(0, REPORT_LIST_PAGE_SIZE);
 }
 
 /** The lists' order: most views, then most visitors, then by value. */
@@ -186,7 +195,7 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
       const window = utcWindow(range);
       return guardDatabase(async () => {
         const tail = await readTail();
-        const [totals, previous, series, visitorsNow, lists, subscribers, followers] = await Promise.all([
+        const [totals, previous, series, visitorsNow, lists, subscribers, followers, feeds] = await Promise.all([
           sumWithTail("total", range, tail),
           sumWithTail("total", range.previous, tail),
           readSeries(range, tail),
@@ -198,6 +207,7 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
           ),
           reports.countConfirmedSubscribersByHour(db, window.from, window.to),
           reports.countFollowersByHour(db, window.from, window.to),
+          reports.listFeedDays(db, range),
         ]);
         return {
           range,
@@ -208,6 +218,7 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
           lists,
           subscribers: bucketCounts(range, timeZone, subscribers),
           followers: bucketCounts(range, timeZone, followers),
+          feedReaders: feedReaders(feeds),
         };
       });
     },

@@ -207,6 +207,33 @@ describe.each(testDialects())("the Analytics screen's figures on $dialect", ({ d
     expect(counted(report.followers)).toEqual({ "2026-03-03": 1 });
   });
 
+  it("gives each feed reader's subscribers on its last day in the range", async () => {
+    const { handle, services } = blog;
+    const feed = (day: string, fetcher: string, fetchers: number, subscribers: number) => ({
+      day,
+      fetcher,
+      fetchers,
+      subscribers,
+    });
+    await handle.db
+      .insertInto("analytics_feed_daily")
+      .values([
+        feed("2026-02-10", "Feedly", 1, 999),
+        feed("2026-03-03", "Feedly", 1, 40),
+        feed("2026-03-04", "Feedly", 1, 42),
+        feed("2026-03-04", "NetNewsWire", 3, 3),
+        feed("2026-03-05", "NetNewsWire", 2, 2),
+      ])
+      .execute();
+    const week = await services.analyticsReports.report(rangeOf({ range: "7d" }), "UTC");
+    expect(week.feedReaders).toEqual([
+      { fetcher: "Feedly", subscribers: 42, fetchers: 1, day: "2026-03-04" },
+      { fetcher: "NetNewsWire", subscribers: 2, fetchers: 2, day: "2026-03-05" },
+    ]);
+    const today = await services.analyticsReports.report(rangeOf({}), "UTC");
+    expect(today.feedReaders).toEqual([{ fetcher: "NetNewsWire", subscribers: 2, fetchers: 2, day: "2026-03-05" }]);
+  });
+
   it("gives a post's views over the last 30 days", async () => {
     const { handle, services } = blog;
     await handle.db

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { describeChange, type Granularity } from "#domain/analytics-ranges.ts";
 import {
   type CountPoint,
+  type FeedReaderRow,
   type Figures,
   REPORT_LIST_PAGES_MAX,
   REPORT_LISTS,
@@ -218,6 +219,35 @@ export function ReportListPanel({ list, pageHref }: { list: ReportList; pageHref
           ) : null}
         </nav>
       ) : null}
+    </Panel>
+  );
+}
+
+/** Feed readers (Feedly, NetNewsWire…) with the subscribers each stated on its last day in the range. */
+export function FeedReadersPanel({ readers }: { readers: FeedReaderRow[] }) {
+  return (
+    <Panel id="feed-readers-heading" title="Feed readers">
+      {readers.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">No feed reader fetched a feed in this range.</p>
+      ) : (
+        <>
+          <FiguresTable id="feed-readers" caption="Feed readers" columns={["Reader", "Subscribers", "Fetchers"]}>
+            {readers.map((reader) => (
+              <tr key={reader.fetcher}>
+                <th scope="row" className={`${CELL} font-normal`}>
+                  {reader.fetcher === "other" ? "Other readers" : reader.fetcher}
+                </th>
+                <td className={NUMBER_CELL}>{formatCount(reader.subscribers)}</td>
+                <td className={NUMBER_CELL}>{formatCount(reader.fetchers)}</td>
+              </tr>
+            ))}
+          </FiguresTable>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Subscribers as each reader states them on the last day it fetched a feed in this range; one for each fetcher
+            that states none.
+          </p>
+        </>
+      )}
     </Panel>
   );
 }

@@ -129,6 +129,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           points={report.followers}
           granularity={range.granularity}
         />
+        <FeedReadersPanel readers={report.feedReaders} />
       </div>
     </>
   );
