@@ -1,7 +1,13 @@
 import { data, Link } from "react-router";
 import { dayLabel } from "~/components/admin/analytics-format";
 import { AnalyticsRangePicker } from "~/components/admin/analytics-range-picker";
-import { AnalyticsTotals, CountSection, ReportListPanel, SeriesSection } from "~/components/admin/analytics-tables";
+import {
+  AnalyticsTotals,
+  CountSection,
+  FeedReadersPanel,
+  ReportListPanel,
+  SeriesSection,
+} from "~/components/admin/analytics-tables";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { textLinkStyles } from "~/components/ui/styles";
 import { requireAdmin } from "~/lib/auth.server";
