@@ -98,9 +98,10 @@ export interface FediversePeer {
   deleteNote: (from: PeerActor, to: Actor, noteId: URL) => Promise<void>;
   /**
    * `activity` POSTed to `inbox` with a signature that claims `actor`'s key but is made with
-   * another private key: what a forger without the key can send.
+   * another private key: what a forger without the key can send. With `signer`, the signature is
+   * `signer`'s own, genuine one: an account speaking in another's name.
    */
-  forge: (actor: PeerActor, inbox: URL, activity: Activity) => Promise<Response>;
+  forge: (actor: PeerActor, inbox: URL, activity: Activity, signer?: PeerActor) => Promise<Response>;
   close: () => Promise<void>;
 }
 
@@ -278,15 +279,17 @@ export async function startFediversePeer(options: PeerOptions = {}): Promise<Fed
 
   const activityId = (from: PeerActor, kind: string) => new URL(`${from.id.href}#${kind}/${randomUUID()}`);
 
-  async function forge(claimed: PeerActor, inbox: URL, activity: Activity): Promise<Response> {
-    const stranger = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+  let stranger: CryptoKeyPair | undefined;
+  async function forge(claimed: PeerActor, inbox: URL, activity: Activity, signer?: PeerActor): Promise<Response> {
+    stranger ??= await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+    const key = signer ? rsa : stranger;
     const json = await activity.toJsonLd({ format: "compact" });
     const unsigned = new Request(inbox, {
       method: "POST",
       headers: { "content-type": "application/activity+json" },
       body: JSON.stringify(json),
     });
-    const signed = await signRequest(unsigned, stranger.privateKey, new URL(`${claimed.id.href}#main-key`));
+    const signed = await signRequest(unsigned, key.privateKey, new URL(`${(signer ?? claimed).id.href}#main-key`));
     return fetch(signed);
   }
 
