@@ -24,12 +24,9 @@ export interface ActorSources {
   };
 }
 
-/** Where the actor's own collections live; the inbox paths are F3's (server/federation/inbox.ts). */
-export const ACTOR_PATHS = {
+/** Where the actor and its collections live; the inboxes are set by server/federation/inbox.ts. */
+const ACTOR_PATHS = {
   actor: "/ap/users/{identifier}",
-  inbox: "/ap/users/{identifier}/inbox",
-  sharedInbox: "/ap/inbox",
-  outbox: "/ap/users/{identifier}/outbox",
   followers: "/ap/users/{identifier}/followers",
   following: "/ap/users/{identifier}/following",
 } as const;

@@ -223,3 +223,51 @@ describe.each(testDialects())("the blog as an ActivityPub actor on $dialect", (t
     expect(following.totalItems).toBe(0);
   });
 });
+
+describe.each(testDialects())("the blog's inboxes on $dialect", (target) => {
+  const blog = useFederatedBlog(target);
+  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(new URL(path, blog.siteUrl), {
+      method: "POST",
+      headers: { "content-type": "application/activity+json", ...headers },
+      body,
+    });
+
+  it("refuses an activity larger than 256 KB before reading it", async () => {
+    const response = await post("/ap/inbox", JSON.stringify({ type: "Create", padding: "x".repeat(300 * 1024) }));
+    expect(response.status).toBe(413);
+    expect(await blog.handle.db.selectFrom("fedify_messages").select("id").execute()).toEqual([]);
+  });
+
+  it("answers 401 to an unsigned activity and queues nothing", async () => {
+    const follow = {
+      "@context": "https://www.w3.org/ns/activitystreams",
+      id: "https://social.example/follows/1",
+      type: "Follow",
+      actor: "https://social.example/users/mallory",
+      object: `${blog.siteUrl}/ap/users/blog`,
+    };
+    const response = await post("/ap/users/blog/inbox", JSON.stringify(follow));
+    expect(response.status).toBe(401);
+    expect(await blog.services.fediverse.countFollowers()).toMatchObject({ accepted: 0, pending: 0 });
+  });
+
+  it("turns a server away with 429 and Retry-After once it has sent its share", async () => {
+    // The server has already sent its 300 activities of this window.
+    await blog.handle.db
+      .insertInto("rate_limits")
+      .values({
+        key: "fediverse-inbox:busy.example",
+        window_started_at: blog.clock.now().toISOString(),
+        hits: 300,
+        blocked_until: null,
+      })
+      .execute();
+    const signature = 'keyId="https://busy.example/users/a#main-key",signature="x"';
+    const refused = await post("/ap/inbox", "{}", { signature });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const other = await post("/ap/inbox", "{}", { signature: 'keyId="https://quiet.example/users/b#main-key"' });
+    expect(other.status).not.toBe(429);
+  });
+});
