@@ -2,7 +2,8 @@
 // production server at 100,000 posts on SQLite and on PostgreSQL, cached and uncached, against
 // a static server sending the same bytes in the same run. Ratios are what to compare: the
 // absolute figures depend on the machine and on what else it is doing. Last, the newsletter
-// figure (bench/newsletter.ts): a send to 10,000 subscribers through a local SMTP server.
+// figure (bench/newsletter.ts): a send to 10,000 subscribers through a local SMTP server; and the
+// analytics figures (bench/analytics.ts): beacons, and the dashboard over 10 million events.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -14,6 +15,7 @@ import pg from "pg";
 import { formatWeights, measurePages } from "./bundle-size.ts";
 import { COMMON_WORD, RARE_WORD } from "./data.ts";
 import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
+import { benchAnalytics } from "./analytics.ts";
 import { waitUntilUp } from "./demo-server.ts";
 import { benchNewsletter } from "./newsletter.ts";
 
@@ -310,3 +312,4 @@ async function main(): Promise<void> {
 
 await main();
 await benchNewsletter();
+await benchAnalytics();
