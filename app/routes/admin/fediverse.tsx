@@ -133,6 +133,11 @@ export default function Fediverse({ loaderData }: Route.ComponentProps) {
           ) : (
             <PendingTable requests={pending.items} busy={busy} />
           )}
+          {pending.total > pending.items.length ? (
+            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+              The newest {pending.items.length} are shown; the others appear as you answer these.
+            </p>
+          ) : null}
         </section>
       ) : null}
 
