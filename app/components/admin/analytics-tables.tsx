@@ -28,18 +28,26 @@ function FiguresTable({
   id,
   caption,
   columns,
+  tall = false,
   children,
 }: {
   id: string;
   caption: string;
   columns: readonly string[];
+  /** Many rows (a chart's every hour or day): the table scrolls in a box of its own, which keys reach. */
+  tall?: boolean;
   children: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto">
+    <div
+      className={
+        tall ? "max-h-80 overflow-auto rounded-md border border-slate-100 dark:border-slate-800" : "overflow-x-auto"
+      }
+      {...(tall ? { tabIndex: 0, role: "region", "aria-label": caption } : {})}
+    >
       <table id={id} className="min-w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
-        <thead className="border-b border-slate-200 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:border-slate-800 dark:text-slate-300">
+        <thead className="sticky top-0 border-b border-slate-200 bg-white text-xs font-semibold tracking-wide text-slate-600 uppercase dark:border-slate-800 dark:bg-slate-900 dark:text-slate-300">
           <tr>
             {columns.map((column, index) => (
               <th key={column} scope="col" className={index === 0 ? CELL : NUMBER_CELL}>
@@ -111,6 +119,7 @@ export function SeriesSection({ series, granularity }: { series: SeriesPoint[]; 
       <FiguresTable
         id="series-table"
         caption={`Visitors and page views by ${BUCKET_NAMES[granularity].toLowerCase()}`}
+        tall={series.length > 12}
         columns={[BUCKET_NAMES[granularity], "Visitors", "Page views"]}
       >
         {series.map((point, index) => (
@@ -157,6 +166,7 @@ export function CountSection({
           <FiguresTable
             id={`${id}-table`}
             caption={`New ${noun} by ${BUCKET_NAMES[granularity].toLowerCase()}`}
+            tall={points.filter((point) => point.count > 0).length > 12}
             columns={[BUCKET_NAMES[granularity], `New ${noun}`]}
           >
             {points.map((point, index) =>
