@@ -112,6 +112,36 @@ describe("the Analytics screen", () => {
   });
 });
 
+describe("hostile addresses", () => {
+  it("answer the screen and the export with a 4xx or the page, never a failure", async () => {
+    const services = analyticsServices();
+    const { context } = createRouteTestContext(services, TEST_ADMIN);
+    const queries = [
+      "range=%00",
+      "range=today%0A",
+      "from=9999-99-99&to=9999-99-99",
+      `from=${"2".repeat(5000)}&to=x`,
+      "from=2026-01-01&from=2027-01-01&to=2026-01-02",
+      "list=__proto__&page=1",
+      "list=constructor&page=2",
+      "list=path&page=1e1",
+      "list=path&page=-1",
+      "list=path&page=%E2%80%8B2",
+      "from=0001-01-01&to=0001-01-02",
+      "range=12m&list=not_found&page=10",
+    ];
+    for (const query of queries) {
+      for (const [handler, path] of [
+        [loader, "/admin/analytics"],
+        [exportLoader, "/admin/analytics/export.csv"],
+      ] as const) {
+        const outcome = await call(handler, `http://blog.test${path}?${query}`, context);
+        expect([200, 400, 404], `${path}?${query}`).toContain(outcome.status);
+      }
+    }
+  });
+});
+
 describe("the Analytics CSV export", () => {
   async function download(query: string) {
     const services = analyticsServices();
