@@ -81,6 +81,8 @@ async function main(): Promise<void> {
       : undefined;
   // The site's title, links, footer and time zone are on every page.
   services.siteSettings.onChange(() => pageCache.clear());
+  // Readers' pages carry the beacon's attribute only while counting is on.
+  services.analytics.onChange(() => pageCache.clear());
   // So is the fediverse handle, in the footer's "Follow @blog@host".
   services.fediverse.onChange(() => pageCache.clear());
   // Another server's save must reach this one's cached pages, which are served without reading settings.

@@ -321,9 +321,11 @@ async function benchQueries(): Promise<void> {
   });
 }
 
-export async function benchAnalytics(): Promise<void> {
-  await benchServer();
-  await benchQueries();
+export async function benchAnalytics(part?: "server" | "queries"): Promise<void> {
+  if (part !== "queries") await benchServer();
+  if (part !== "server") await benchQueries();
 }
 
-if (import.meta.main) await benchAnalytics();
+// `node bench/analytics.ts server` or `… queries` runs one half.
+if (import.meta.main)
+  await benchAnalytics(process.argv[2] === "server" || process.argv[2] === "queries" ? process.argv[2] : undefined);

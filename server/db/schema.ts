@@ -404,6 +404,15 @@ export interface AnalyticsDailyTable {
   visitors: number;
 }
 
+/** analytics_daily summed per month ('YYYY-MM'); visitors are the sum of each day's, as on the screen. */
+export interface AnalyticsMonthlyTable {
+  month: string;
+  dimension: string;
+  value: string;
+  views: number;
+  visitors: number;
+}
+
 export interface AnalyticsHourlyTable {
   hour: string;
   views: number;
@@ -472,6 +481,7 @@ export interface Database {
   email_deliveries: EmailDeliveriesTable;
   analytics_events: AnalyticsEventsTable;
   analytics_daily: AnalyticsDailyTable;
+  analytics_monthly: AnalyticsMonthlyTable;
   analytics_hourly: AnalyticsHourlyTable;
   analytics_rollup_state: AnalyticsRollupStateTable;
   analytics_salts: AnalyticsSaltsTable;

@@ -102,8 +102,12 @@ export interface DayBounds {
   toDay?: string;
 }
 
-function dayBounds({ fromDay, toDay }: DayBounds) {
-  return sql`${fromDay === undefined ? sql`` : sql`and e.day >= ${fromDay}`} ${toDay === undefined ? sql`` : sql`and e.day <= ${toDay}`}`;
+/**
+ * Applied to the grouped rows, not in SQL: a day condition there leads SQLite to walk the
+ * (day, visitor_key) index over every raw event of the range instead of the short id range.
+ */
+function within({ fromDay, toDay }: DayBounds, day: string): boolean {
+  return (fromDay === undefined || day >= fromDay) && (toDay === undefined || day <= toDay);
 }
 
 export interface DeltaRow {
@@ -142,12 +146,13 @@ export async function aggregateEventsAfter(
     from analytics_events e
     where e.id > ${afterId}
       ${throughId === undefined ? sql`` : sql`and e.id <= ${throughId}`}
-      ${dayBounds(days)}
       and e.kind = ${rule.kind}
       ${rule.needsValue ? sql`and ${value} is not null` : sql``}
     group by e.day${dimension === "total" ? sql`` : sql`, ${value}`}
   `.execute(db);
-  return rows.rows.map((row) => ({ ...row, views: Number(row.views), visitors: Number(row.visitors) }));
+  return rows.rows
+    .filter((row) => within(days, row.day))
+    .map((row) => ({ ...row, views: Number(row.views), visitors: Number(row.visitors) }));
 }
 
 export interface HourDeltaRow {
@@ -171,11 +176,12 @@ export async function aggregateHoursAfter(
     from analytics_events e
     where e.id > ${afterId}
       ${throughId === undefined ? sql`` : sql`and e.id <= ${throughId}`}
-      ${dayBounds(days)}
       and e.kind = 'view'
     group by e.hour
   `.execute(db);
-  return rows.rows.map((row) => ({ ...row, views: Number(row.views), visitors: Number(row.visitors) }));
+  return rows.rows
+    .filter((row) => within(days, row.hour.slice(0, 10)))
+    .map((row) => ({ ...row, views: Number(row.views), visitors: Number(row.visitors) }));
 }
 
 const ROLLUP_NAME = "events";
@@ -257,6 +263,7 @@ export async function rollUpEvents(
       const rows = await aggregateEventsAfter(trx, { ...range, dimension });
       if (dimension === "total" || dimension === "not_found") events += rows.reduce((sum, row) => sum + row.views, 0);
       await addDaily(trx, dimension, rows);
+      await addMonthly(trx, dimension, rows);
     }
     await addHourly(trx, await aggregateHoursAfter(trx, range));
     return { throughId, events };
@@ -272,6 +279,35 @@ async function addDaily(trx: Transaction<Database>, dimension: AnalyticsDimensio
         conflict.columns(["day", "dimension", "value"]).doUpdateSet((eb) => ({
           views: eb(eb.ref("analytics_daily.views"), "+", eb.ref("excluded.views")),
           visitors: eb(eb.ref("analytics_daily.visitors"), "+", eb.ref("excluded.visitors")),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** The same delta per month: a month's visitors are the sum of its days'. */
+async function addMonthly(trx: Transaction<Database>, dimension: AnalyticsDimension, rows: DeltaRow[]): Promise<void> {
+  const months = new Map<
+    string,
+    { month: string; dimension: string; value: string; views: number; visitors: number }
+  >();
+  for (const row of rows) {
+    const month = row.day.slice(0, 7);
+    const key = `${month}\n${row.value}`;
+    const sum = months.get(key) ?? { month, dimension, value: row.value, views: 0, visitors: 0 };
+    sum.views += row.views;
+    sum.visitors += row.visitors;
+    months.set(key, sum);
+  }
+  const values = [...months.values()];
+  for (let start = 0; start < values.length; start += EVENT_BATCH_ROWS) {
+    await trx
+      .insertInto("analytics_monthly")
+      .values(values.slice(start, start + EVENT_BATCH_ROWS))
+      .onConflict((conflict) =>
+        conflict.columns(["dimension", "month", "value"]).doUpdateSet((eb) => ({
+          views: eb(eb.ref("analytics_monthly.views"), "+", eb.ref("excluded.views")),
+          visitors: eb(eb.ref("analytics_monthly.visitors"), "+", eb.ref("excluded.visitors")),
         })),
       )
       .execute();

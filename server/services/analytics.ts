@@ -84,14 +84,19 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
   let flushing: Promise<void> | undefined;
   let timers: NodeJS.Timeout[] = [];
   let reporter: AnalyticsReporter | undefined;
+  const listeners = new Set<(settings: AnalyticsSettings) => void>();
 
   async function settings(): Promise<AnalyticsSettings> {
     const at = now().getTime();
     if (settingsCache && at - settingsCache.checkedAt < SETTINGS_CHECK_MS) return settingsCache.settings;
     const stored = await guardDatabase(() => readSetting(db, ANALYTICS_SETTINGS_KEY));
     const parsed = analyticsSettingsSchema.safeParse(stored ?? {});
-    settingsCache = { settings: parsed.success ? parsed.data : DEFAULT_ANALYTICS_SETTINGS, checkedAt: at };
-    return settingsCache.settings;
+    const settings = parsed.success ? parsed.data : DEFAULT_ANALYTICS_SETTINGS;
+    const before = settingsCache?.settings;
+    settingsCache = { settings, checkedAt: at };
+    // Another server's save, seen here for the first time: cached pages carry the old beacon attribute.
+    if (before && before.enabled !== settings.enabled) for (const listener of listeners) listener(settings);
+    return settings;
   }
 
   /** Today's salt, made or read once a day per server; yesterday's is no longer asked for. */
@@ -172,7 +177,14 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
 
     async saveSettings(next: AnalyticsSettings): Promise<void> {
       await guardDatabase(() => writeSetting(db, ANALYTICS_SETTINGS_KEY, next));
-      settingsCache = undefined;
+      settingsCache = { settings: next, checkedAt: now().getTime() };
+      for (const listener of listeners) listener(next);
+    },
+
+    /** Calls `listener` when counting is turned on or off, here or (once noticed) on another server. */
+    onChange(listener: (settings: AnalyticsSettings) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
 
     /** Counts one page view, or says why not; the event waits in the buffer for the next flush. */

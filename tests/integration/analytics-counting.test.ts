@@ -79,6 +79,24 @@ describe.each(testDialects())("analytics counting on $dialect", ({ dialect, skip
     expect(await events()).toEqual([]);
   });
 
+  it("tells its listeners when counting is turned on or off, here or on another server", async () => {
+    const { analytics } = blog.services;
+    const heard: boolean[] = [];
+    analytics.onChange((settings) => heard.push(settings.enabled));
+    await analytics.settings();
+    await analytics.saveSettings({ enabled: false, retentionDays: 30 });
+    const otherServer = createAnalytics({
+      db: blog.handle.db,
+      now: blog.clock.now,
+      readTimeZone: async () => "UTC",
+      siteHost: "blog.test",
+    });
+    await otherServer.saveSettings({ enabled: true, retentionDays: 30 });
+    blog.clock.advance(1000);
+    await analytics.settings();
+    expect(heard).toEqual([false, true]);
+  });
+
   it("writes what is buffered when it stops", async () => {
     const { analytics } = blog.services;
     analytics.start({ error: () => {}, warn: () => {} });

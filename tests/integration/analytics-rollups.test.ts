@@ -104,6 +104,23 @@ describe.each(testDialects())("analytics rollups on $dialect", ({ dialect, skip 
 
     expect(await rolledUp(false)).toEqual(expectedFromRaw(await raw()));
     expect((await readRollupTail(blog.handle.db, {})).daily).toEqual([]);
+    // Months are the sum of their days, visitors included (the screen's definition of a range's visitors).
+    const monthly = await blog.handle.db.selectFrom("analytics_monthly").selectAll().execute();
+    const summed = new Map<string, Figure>();
+    for (const [key, figure] of await rolledUp(false)) {
+      const [day = "", dimension, value] = key.split("|");
+      const monthKey = `${day.slice(0, 7)}|${dimension}|${value}`;
+      const sum = summed.get(monthKey) ?? { views: 0, visitors: 0 };
+      summed.set(monthKey, { views: sum.views + figure.views, visitors: sum.visitors + figure.visitors });
+    }
+    expect(
+      new Map(
+        monthly.map((row) => [
+          `${row.month}|${row.dimension}|${row.value}`,
+          { views: row.views, visitors: row.visitors },
+        ]),
+      ),
+    ).toEqual(summed);
     const days = new Set((await raw()).map((event) => event.day));
     expect([...days].sort()).toEqual(["2026-03-05", "2026-03-06"]);
   });

@@ -4,7 +4,7 @@ import type { Dialect } from "../connect.ts";
 /**
  * Cookie-free analytics (docs/decisions/0016-analytics.md). `analytics_events` holds the raw
  * views for `retentionDays`; `day` and `hour` are the site's time zone at the time of counting.
- * The rollups (`analytics_daily`, `analytics_hourly`) are kept for good and grow by the events
+ * The rollups (`analytics_daily`, `analytics_monthly`, `analytics_hourly`) are kept for good and grow by the events
  * after `analytics_rollup_state.through_id`, so a dashboard reads them plus that short tail.
  * `analytics_salts` holds today's salt only; `analytics_feed_fetches` one row per feed fetcher a day.
  */
@@ -60,6 +60,17 @@ export function analyticsSchema(dialect: Dialect) {
         .columns(["dimension", "day"])
         .execute();
 
+      // The same figures per month (visitors: the sum of each day's), so a year's lists read 12 rows a value, not 365.
+      await db.schema
+        .createTable("analytics_monthly")
+        .addColumn("month", "text", (col) => col.notNull())
+        .addColumn("dimension", "text", (col) => col.notNull())
+        .addColumn("value", "text", (col) => col.notNull())
+        .addColumn("views", "integer", (col) => col.notNull().defaultTo(0))
+        .addColumn("visitors", "integer", (col) => col.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint("analytics_monthly_pk", ["dimension", "month", "value"])
+        .execute();
+
       await db.schema
         .createTable("analytics_hourly")
         .addColumn("hour", "text", (col) => col.primaryKey())
@@ -106,6 +117,7 @@ export function analyticsSchema(dialect: Dialect) {
         "analytics_salts",
         "analytics_rollup_state",
         "analytics_hourly",
+        "analytics_monthly",
         "analytics_daily",
         "analytics_events",
       ]) {
