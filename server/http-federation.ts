@@ -1,6 +1,6 @@
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import type { BlogFederation } from "./federation/federation.ts";
-import { INBOX_MAX_BODY_BYTES, limitRequestBodies } from "./http-body-limits.ts";
+import { INBOX_MAX_BODY_BYTES } from "./http-body-limits.ts";
 
 /** The addresses Fedify answers (docs/decisions/0015-fediverse.md); a reverse proxy must pass them. */
 const FEDERATION_PATH = /^\/(?:\.well-known\/(?:webfinger|nodeinfo)$|nodeinfo\/|ap\/)/;
@@ -20,12 +20,11 @@ export interface FederationMountOptions {
  * Hands Fedify the fediverse's requests, ahead of the page cache and React Router: WebFinger,
  * NodeInfo, the actor, its collections, Articles and the inboxes, and a post's page asked for
  * as ActivityPub. What Fedify does not answer (no route, or a browser's Accept) goes on to the
- * pages. Inbox bodies are limited to INBOX_MAX_BODY_BYTES, refused before they are read, and
+ * pages. Inbox bodies are limited to INBOX_MAX_BODY_BYTES (413), and
  * each remote server's POSTs to a budget (server/federation/inbox.ts, 429 once spent).
  */
 export function serveFederation({ fediverse, posts, siteUrl }: FederationMountOptions): RequestHandler {
   const origin = new URL(siteUrl).origin;
-  const limitBody = limitRequestBodies(INBOX_MAX_BODY_BYTES);
   return (req, res, next) => {
     const post = POST_PAGE.exec(req.path);
     if (post) {
@@ -40,15 +39,16 @@ export function serveFederation({ fediverse, posts, siteUrl }: FederationMountOp
         .catch(next);
     }
     if (!FEDERATION_PATH.test(req.path)) return next();
-    limitBody(req, res, () =>
-      fediverse.inboxRateLimit(req, res, (error?: unknown) =>
-        error ? next(error) : void answer(req, res, next, req.originalUrl).catch(next),
-      ),
+    // A declared length over the limit is refused unread; a body in chunks is cut off at it.
+    if (Number(req.get("content-length") ?? 0) > INBOX_MAX_BODY_BYTES) return void tooLarge(res);
+    fediverse.inboxRateLimit(req, res, (error?: unknown) =>
+      error ? next(error) : void answer(req, res, next, req.originalUrl).catch(next),
     );
   };
 
   async function answer(req: ExpressRequest, res: ExpressResponse, next: NextFunction, target: string) {
     const request = await toFetchRequest(req, new URL(target, origin));
+    if (!request) return tooLarge(res);
     let passed = false;
     const pass = async () => {
       passed = true;
@@ -63,28 +63,38 @@ export function serveFederation({ fediverse, posts, siteUrl }: FederationMountOp
   }
 }
 
-async function toFetchRequest(req: ExpressRequest, url: URL): Promise<Request> {
+function tooLarge(res: ExpressResponse): void {
+  res.status(413).set("Connection", "close").type("text/plain");
+  res.send(`Payload Too Large: activities may be at most ${INBOX_MAX_BODY_BYTES / 1024} KB.`);
+}
+
+/** The request as Fedify takes it; undefined when its body runs past INBOX_MAX_BODY_BYTES. */
+async function toFetchRequest(req: ExpressRequest, url: URL): Promise<Request | undefined> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(url, {
-    method: req.method,
-    headers,
-    body: hasBody ? new Uint8Array(await readBody(req)) : undefined,
-  });
+  if (req.method === "GET" || req.method === "HEAD") return new Request(url, { method: req.method, headers });
+  const body = await readBody(req);
+  return body && new Request(url, { method: req.method, headers, body: new Uint8Array(body) });
 }
 
-async function readBody(req: ExpressRequest): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    // Content-Length was checked; a body without one stops here all the same.
-    if (size > INBOX_MAX_BODY_BYTES) throw new RangeError("inbox body too large");
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+function readBody(req: ExpressRequest): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      chunks.push(chunk);
+      // A declared length was checked before; a body sent in chunks stops here. The rest is
+      // read and dropped, so the client hears the 413 rather than a broken connection.
+      if (size > INBOX_MAX_BODY_BYTES) {
+        req.off("data", onData).off("end", onEnd).resume();
+        resolve(undefined);
+      }
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on("data", onData).on("end", onEnd).on("error", reject);
+  });
 }

@@ -109,7 +109,7 @@ export function createHttpApp(options: HttpAppOptions) {
           twoFactorCookie,
           pendingCommentsCookie,
           tagPage: (tags) => tagPage(res, tags),
-          federation: await options.fediverse.forRequest(),
+          federation: options.fediverse.requestHandle,
           clientAddress: req.ip ?? "unknown",
           // pino-http logs `res.err` in place of its own "failed with status code" error.
           recordFailure: (error) => {

@@ -70,7 +70,18 @@ export async function createBlogFederation(options: BlogFederationOptions) {
     skipSignatureVerification: false,
   });
   const keyPairs = await loadOrCreateKeyPairs(db, BLOG_ACTOR);
-  const readSettings = () => services.fediverse.settings();
+  // The handle as last read: the request context's handleUrl() needs no query, so a page never
+  // waits on (or fails with) the database for it. Saves here and reads that find another
+  // server's save update it.
+  let handle = (await services.fediverse.settings()).handle;
+  services.fediverse.onChange((settings) => {
+    handle = settings.handle;
+  });
+  const readSettings = async () => {
+    const settings = await services.fediverse.settings();
+    handle = settings.handle;
+    return settings;
+  };
 
   registerActor(federation, {
     siteUrl,
@@ -138,21 +149,18 @@ export async function createBlogFederation(options: BlogFederationOptions) {
       request: Request,
       handlers: { onNotFound: () => Promise<Response>; onNotAcceptable: () => Promise<Response> },
     ) => federation.fetch(request, { contextData: undefined, ...handlers }),
-    /** The per-request handle of the request context, with the handle as the settings say now. */
-    async forRequest(): Promise<FederationHandle> {
-      const { handle } = await readSettings();
-      return {
-        acceptFollower: async (followerId) => {
-          const follower = await services.fediverse.approveFollower(followerId);
-          if (follower) await answerFollow(follower, "accept");
-        },
-        rejectFollower: async (followerId) => {
-          const follower = await services.fediverse.removeFollower(followerId);
-          if (follower) await answerFollow(follower, "reject");
-        },
-        handleUrl: () => fediverseHandle(handle, siteUrl),
-      };
-    },
+    /** What the request context hands admin actions (server/request-context.ts). */
+    requestHandle: {
+      acceptFollower: async (followerId) => {
+        const follower = await services.fediverse.approveFollower(followerId);
+        if (follower) await answerFollow(follower, "accept");
+      },
+      rejectFollower: async (followerId) => {
+        const follower = await services.fediverse.removeFollower(followerId);
+        if (follower) await answerFollow(follower, "reject");
+      },
+      handleUrl: () => fediverseHandle(handle, siteUrl),
+    } satisfies FederationHandle as FederationHandle,
     answerFollow,
     /** One comparison of what is public with what was sent; the worker runs it on a timer. */
     sweep,

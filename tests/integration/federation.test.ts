@@ -239,6 +239,25 @@ describe.each(testDialects())("the blog's inboxes on $dialect", (target) => {
     expect(await blog.handle.db.selectFrom("fedify_messages").select("id").execute()).toEqual([]);
   });
 
+  it("cuts off an activity sent in chunks once it passes 256 KB, with 413", async () => {
+    const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 5) return controller.close();
+        sent += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await fetch(new URL("/ap/inbox", blog.siteUrl), {
+      method: "POST",
+      headers: { "content-type": "application/activity+json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
   it("answers 401 to an unsigned activity and queues nothing", async () => {
     const follow = {
       "@context": "https://www.w3.org/ns/activitystreams",

@@ -55,7 +55,7 @@ describe.each(testDialects())("answering followers from the admin on $dialect", 
     const id = await follow("alice");
     expect(await blog.services.fediverse.countFollowers()).toMatchObject({ accepted: 0, pending: 1 });
     await blog.fediverse.start();
-    const handle = await blog.fediverse.forRequest();
+    const handle = blog.fediverse.requestHandle;
     await handle.acceptFollower(id);
     expect(await blog.services.fediverse.countFollowers()).toMatchObject({ accepted: 1, pending: 0 });
     await vi.waitFor(() => expect(deliveries).toHaveLength(1), { timeout: 10_000, interval: 25 });
@@ -73,7 +73,7 @@ describe.each(testDialects())("answering followers from the admin on $dialect", 
   it("rejects a follower, pending or accepted: they are removed and their server gets a Reject", async () => {
     const id = await follow("bob");
     await blog.fediverse.start();
-    const handle = await blog.fediverse.forRequest();
+    const handle = blog.fediverse.requestHandle;
     await handle.rejectFollower(id);
     expect(await blog.services.fediverse.countFollowers()).toMatchObject({ accepted: 0, pending: 0 });
     await vi.waitFor(() => expect(deliveries).toHaveLength(1), { timeout: 10_000, interval: 25 });
@@ -82,9 +82,9 @@ describe.each(testDialects())("answering followers from the admin on $dialect", 
 
   it("gives the handle to follow the blog by, as the settings say it now", async () => {
     const host = new URL(blog.siteUrl).host;
-    expect((await blog.fediverse.forRequest()).handleUrl()).toBe(`@blog@${host}`);
+    expect(blog.fediverse.requestHandle.handleUrl()).toBe(`@blog@${host}`);
     const settings = await blog.services.fediverse.settings();
     await blog.services.fediverse.saveSettings({ ...settings, handle: "heron" }, { label: "owner" });
-    expect((await blog.fediverse.forRequest()).handleUrl()).toBe(`@heron@${host}`);
+    expect(blog.fediverse.requestHandle.handleUrl()).toBe(`@heron@${host}`);
   });
 });
