@@ -74,6 +74,7 @@ const ADMIN_PAGES = [
   "/admin/comments/settings",
   "/admin/subscribers",
   "/admin/subscribers/export.csv",
+  "/admin/fediverse",
   "/admin/users",
   "/admin/settings",
   "/admin/settings/activity",
@@ -93,6 +94,7 @@ const PAGINATED = [
   "/search?q=a",
   "/admin/posts",
   "/admin/comments",
+  "/admin/fediverse",
   "/admin/settings/activity",
   "/admin/users",
 ];
@@ -319,6 +321,17 @@ function formFields(random: Random, target: string, site: FuzzSite): FormFields 
       ["q", text()],
     ];
   }
+  if (target.startsWith("/admin/fediverse")) {
+    return [
+      // A valid handle is only ever "blog", so no other test finds the blog under another name.
+      ["handle", random.pick(["blog", "", "a b", "x".repeat(31), `${text()} !`])],
+      ["approveFollowsByHand", random.pick(["", text()])],
+      ["blocked", random.chance(0.5) ? "spam.example\nhttps://bad.example/users/x\nnot a server" : text()],
+      ["intent", random.pick(["approve", "reject", "remove", text()])],
+      ["id", text()],
+      ["back", text()],
+    ];
+  }
   if (target.startsWith("/admin/settings")) {
     return [
       ["title", text()],
@@ -491,6 +504,8 @@ function formTarget(random: Random, site: FuzzSite): { target: string; admin: bo
     "/admin/subscribers/add",
     "/admin/subscribers/remove",
     "/admin/subscribers/import",
+    "/admin/fediverse/settings",
+    "/admin/fediverse/followers",
     "/admin/settings",
     "/admin/users/invite",
     "/admin/users/manage",
@@ -528,7 +543,70 @@ function formBody(random: Random, fields: FormFields): { contentType: string; bo
 
 type Generator = (random: Random, site: FuzzSite) => FuzzRequest;
 
+const ACTIVITY_ACCEPTS = [
+  "application/activity+json",
+  'application/ld+json; profile="https://www.w3.org/ns/activitystreams"',
+  "application/jrd+json",
+  "application/json",
+  "text/html",
+  "*/*",
+];
+
+/**
+ * A request a fediverse server (or someone posing as one) sends: WebFinger, NodeInfo, the actor
+ * and its collections with hostile cursors, a post's Article, and activities to the inboxes,
+ * signed with keys that name this site itself, which the blog never fetches (private addresses),
+ * so no request leaves the machine.
+ */
+function fediverseRequest(random: Random, site: FuzzSite): FuzzRequest {
+  const text = () => urlComponent(random);
+  const accept: [string, string] = ["Accept", random.pick(ACTIVITY_ACCEPTS)];
+  const host = new URL(site.origin).host;
+  if (random.chance(0.6)) {
+    const target = random.pick([
+      () =>
+        `/.well-known/webfinger?resource=${random.pick([`acct:blog@${host}`, `acct:${text()}@${host}`, text(), ""])}`,
+      () => `/.well-known/webfinger${random.pick(["", "?", `?resource=acct:blog@${host}&rel=${text()}`])}`,
+      () => random.pick(["/.well-known/nodeinfo", "/nodeinfo/2.1", `/nodeinfo/${text()}`]),
+      () => `/ap/users/${random.pick(["blog", text()])}`,
+      () =>
+        `/ap/users/${random.pick(["blog", text()])}/${random.pick(["outbox", "followers", "following", text()])}${random.pick(["", `?cursor=${random.pick(["1", "0", "-1", "1e309", "", text()])}`])}`,
+      () => `/ap/posts/${postId(random, site)}`,
+      () => `/blog/${postId(random, site)}`,
+      () => `/ap/${text()}`,
+    ])();
+    return { kind: "fediverse read", method: random.chance(0.9) ? "GET" : "HEAD", target, headers: [accept] };
+  }
+  const keyId = `${site.origin}/${random.pick(["ap/users/blog#main-key", text()])}`;
+  const activity = random.pick([
+    () => ({
+      type: random.pick(["Follow", "Like", "Announce", "Undo", "Create", "Delete"]),
+      actor: `${site.origin}/${text()}`,
+    }),
+    () => ({ "@context": "https://www.w3.org/ns/activitystreams", id: text(), type: text(), object: text() }),
+    () => [1, 2, 3],
+    () => hostileText(random),
+  ])();
+  const signature = random.pick([
+    `keyId="${keyId}",algorithm="rsa-sha256",headers="(request-target) host date",signature="${text()}"`,
+    `keyId="${text()}",signature="x"`,
+    hostileText(random).slice(0, 500),
+  ]);
+  return {
+    kind: "fediverse inbox",
+    method: "POST",
+    target: random.pick(["/ap/inbox", "/ap/users/blog/inbox", `/ap/users/${text()}/inbox`]),
+    headers: [
+      ["Content-Type", random.pick(["application/activity+json", "application/ld+json", "text/plain"])],
+      ...(random.chance(0.8) ? [["Signature", signature] as [string, string]] : []),
+      ["Date", random.pick([new Date().toUTCString(), text()])],
+    ],
+    body: Buffer.from(typeof activity === "string" ? activity : JSON.stringify(activity)),
+  };
+}
+
 const GENERATORS: [weight: number, generator: Generator][] = [
+  [5, fediverseRequest],
   [
     6,
     (random, site) => {
