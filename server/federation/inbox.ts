@@ -8,6 +8,7 @@ import {
   Create,
   Delete,
   Follow,
+  isActor,
   Like,
   Note,
   Undo,
@@ -33,6 +34,7 @@ export interface InboxDeps {
     FediverseService,
     | "isBlocked"
     | "followFrom"
+    | "refreshFollower"
     | "unfollowFrom"
     | "findFollowerByActor"
     | "findPublicPostId"
@@ -83,10 +85,7 @@ export function createInboxListeners<TContextData>({ fediverse, identifier }: In
   }
 
   /** A Create or Update of a note replying to one of the blog's public posts: a held comment. */
-  async function reply(context: Context, activity: Create | Update): Promise<void> {
-    const actorUrl = await allowedActor(activity);
-    if (!actorUrl) return;
-    const note = await activity.getObject(context);
+  async function reply(context: Context, activity: Create | Update, actorUrl: URL, note: unknown): Promise<void> {
     if (!(note instanceof Note) || !note.id || !note.replyTargetId) return;
     // Only the note's author may post it: a relayed note would otherwise put words in their mouth.
     if (note.attributionId?.href !== actorUrl.href) return;
@@ -167,8 +166,25 @@ export function createInboxListeners<TContextData>({ fediverse, identifier }: In
 
     like: (_context: Context, like: Like) => react(like, "like"),
     announce: (_context: Context, announce: Announce) => react(announce, "announce"),
-    create: reply,
-    update: reply,
+    async create(context: Context, create: Create): Promise<void> {
+      const actorUrl = await allowedActor(create);
+      if (actorUrl) await reply(context, create, actorUrl, await create.getObject(context));
+    },
+
+    /** An edited reply, or an account's new profile: a follower's handle and inboxes follow it. */
+    async update(context: Context, update: Update): Promise<void> {
+      const actorUrl = await allowedActor(update);
+      if (!actorUrl) return;
+      const object = await update.getObject(context);
+      if (!isActor(object)) return reply(context, update, actorUrl, object);
+      if (object.id?.href !== actorUrl.href || !object.inboxId) return;
+      await fediverse.refreshFollower({
+        actorUrl: actorUrl.href,
+        handle: handleOf(object, object.id),
+        inboxUrl: object.inboxId.href,
+        sharedInboxUrl: object.endpoints?.sharedInbox?.href ?? null,
+      });
+    },
 
     /** A deleted note takes its comment with it; a deleted account stops following. */
     async delete(_context: Context, deletion: Delete): Promise<void> {

@@ -83,6 +83,20 @@ export async function upsertFollower(
     .executeTakeFirstOrThrow();
 }
 
+/** A follower's new handle or inboxes, from their profile's Update; false when they do not follow. */
+export async function updateFollowerProfile(
+  db: Kysely<Database>,
+  actorUrl: string,
+  profile: { handle: string; inboxUrl: string; sharedInboxUrl: string | null },
+): Promise<boolean> {
+  const result = await db
+    .updateTable("fediverse_followers")
+    .set({ handle: profile.handle, inbox_url: profile.inboxUrl, shared_inbox_url: profile.sharedInboxUrl })
+    .where("actor_url", "=", actorUrl)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function deleteFollowerByActor(db: Kysely<Database>, actorUrl: string): Promise<boolean> {
   const result = await db.deleteFrom("fediverse_followers").where("actor_url", "=", actorUrl).executeTakeFirst();
   return result.numDeletedRows > 0n;

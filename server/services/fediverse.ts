@@ -168,6 +168,17 @@ export function createFediverseService({ db, now, audit, comments, siteUrl }: Fe
       );
     },
 
+    /** A follower's profile changed (a new handle, a moved inbox): later deliveries and the list follow it. */
+    async refreshFollower(profile: {
+      actorUrl: string;
+      handle: string;
+      inboxUrl: string;
+      sharedInboxUrl: string | null;
+    }): Promise<boolean> {
+      const { actorUrl, ...rest } = profile;
+      return guardDatabase(() => repository.updateFollowerProfile(db, actorUrl, rest));
+    },
+
     async unfollowFrom(actorUrl: string): Promise<boolean> {
       return guardDatabase(() => repository.deleteFollowerByActor(db, actorUrl));
     },

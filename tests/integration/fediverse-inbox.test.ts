@@ -168,6 +168,30 @@ describe.each(testDialects())("the blog's inbox on $dialect", ({ dialect, skip }
     expect(await blog.services.fediverse.countFollowers()).toEqual({ accepted: 0, pending: 0 });
   });
 
+  it("keeps a follower's handle and inboxes as their profile's Update says, and only their own", async () => {
+    const { receive } = inbox();
+    await receive(followFrom(alice));
+    const moved = new Person({
+      id: alice.id,
+      preferredUsername: "alicia",
+      inbox: new URL("https://social.example/people/alicia/inbox"),
+      endpoints: null,
+    });
+    await receive(new Update({ id: new URL("https://social.example/up/2"), actor: person("bob").id, object: moved }));
+    expect((await blog.services.fediverse.listFollowers()).items[0]?.handle).toBe("@alice@social.example");
+
+    await receive(new Update({ id: new URL("https://social.example/up/3"), actor: alice.id, object: moved }));
+    expect((await blog.services.fediverse.listFollowers()).items[0]?.handle).toBe("@alicia@social.example");
+    expect(await blog.services.fediverse.followerInboxes({ cursor: null, limit: 10 })).toMatchObject({
+      items: [{ inboxUrl: "https://social.example/people/alicia/inbox", sharedInboxUrl: null }],
+    });
+    // Someone who does not follow changes nothing.
+    await receive(
+      new Update({ id: new URL("https://social.example/up/4"), actor: person("carol").id, object: person("carol") }),
+    );
+    expect(await blog.services.fediverse.countFollowers()).toEqual({ accepted: 1, pending: 0 });
+  });
+
   it("refuses blocked servers and actors, and drops a blocked follower", async () => {
     const { federation, receive } = inbox();
     const post = await publish();
