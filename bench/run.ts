@@ -3,7 +3,8 @@
 // a static server sending the same bytes in the same run. Ratios are what to compare: the
 // absolute figures depend on the machine and on what else it is doing. Last, the newsletter
 // figure (bench/newsletter.ts): a send to 10,000 subscribers through a local SMTP server; and the
-// analytics figures (bench/analytics.ts): beacons, and the dashboard over 10 million events.
+// fediverse figure (bench/fediverse.ts): one post to 1,000 followers on 100 servers, a local sink;
+// and the analytics figures (bench/analytics.ts): beacons, and the dashboard over 10 million events.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -17,6 +18,7 @@ import { COMMON_WORD, RARE_WORD } from "./data.ts";
 import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
 import { benchAnalytics } from "./analytics.ts";
 import { waitUntilUp } from "./demo-server.ts";
+import { benchFediverse } from "./fediverse.ts";
 import { benchNewsletter } from "./newsletter.ts";
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
@@ -312,4 +314,5 @@ async function main(): Promise<void> {
 
 await main();
 await benchNewsletter();
+await benchFediverse();
 await benchAnalytics();

@@ -1,0 +1,176 @@
+// The fediverse figure of `npm run bench` (or alone, after a build: `node bench/fediverse.ts`):
+// the production server on SQLite, 1,000 followers on 100 servers (a counting sink in this
+// process, tests/support/fediverse-peer.ts, one port per server), and one post published as
+// another app server would publish it. Printed: the time until every server's shared inbox has
+// the post's Create, the same with shared inboxes left out (1,000 deliveries), and an uncached
+// post page's latency while idle and while each delivery runs.
+// Target (issue 25): reader pages' latency does not move while a delivery runs.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { buildPostInput } from "../tests/support/factories.ts";
+import { insertFollowers, spreadActors } from "../tests/support/fediverse-followers.ts";
+import { type Arrival, startFediversePeer } from "../tests/support/fediverse-peer.ts";
+import { openDatabase } from "../server/db/connect.ts";
+import { createServices } from "../server/services/index.ts";
+import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
+import { waitUntilUp } from "./demo-server.ts";
+
+const SERVERS = Number(process.env.BENCH_FEDIVERSE_SERVERS ?? 100);
+const PER_SERVER = Number(process.env.BENCH_FEDIVERSE_PER_SERVER ?? 10);
+const PORT = Number(process.env.BENCH_FEDIVERSE_PORT ?? 3297);
+const IDLE_SECONDS = 5;
+const SECRET = "fediverse bench secret, thirty-two characters or more";
+
+interface Latency {
+  p50: number;
+  p99: number;
+  count: number;
+}
+
+/** Sequential requests (one at a time) until `done` says stop, at least 20; their p50 and p99 in ms. */
+async function pageLatency(url: string, done: () => boolean): Promise<Latency> {
+  const timings: number[] = [];
+  while (timings.length < 20 || !done()) {
+    const started = performance.now();
+    const response = await fetch(url, { headers: { "accept-encoding": "gzip" } });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    timings.push(performance.now() - started);
+  }
+  timings.sort((a, b) => a - b);
+  const at = (share: number) => timings[Math.min(timings.length - 1, Math.floor(share * timings.length))]!;
+  return { p50: at(0.5), p99: at(0.99), count: timings.length };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** Inboxes that have the Create of `objectId`, each counted once. */
+function inboxesWithCreate(arrivals: Arrival[], objectId: string): Set<string> {
+  return new Set(
+    arrivals
+      .filter((arrival) => arrival.type === "Create" && arrival.objectId === objectId)
+      .map((arrival) => arrival.inbox),
+  );
+}
+
+interface Delivery {
+  inboxes: number;
+  /** From the publishing save to the last inbox. */
+  totalSeconds: number;
+  /** From the first inbox to the last: the fan-out alone, without the worker's wait for its next look. */
+  fanOutSeconds: number;
+  during: Latency;
+}
+
+export async function benchFediverse(): Promise<void> {
+  const directory = mkdtempSync(path.join(tmpdir(), "blog-bench-fediverse-"));
+  const filename = path.join(directory, "blog.sqlite");
+  const base = `http://127.0.0.1:${PORT}`;
+  const peer = await startFediversePeer({ servers: SERVERS, verifySignatures: false });
+  const server = spawn(process.execPath, serverArguments(), {
+    env: {
+      ...SERVER_ENVIRONMENT,
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      SITE_URL: base,
+      DATABASE_URL: `file:${filename}`,
+      BLOG_DEMO: "1",
+      LOG_LEVEL: "warn",
+      SESSION_SECRET: SECRET,
+      COMMENT_IP_SALT: "fediverse bench salt, thirty-two characters",
+      // The sink's servers are on 127.0.0.1, which the blog refuses to reach otherwise.
+      FEDIVERSE_ALLOW_PRIVATE_ADDRESS: "true",
+      // Every request renders: the latency measured is a page's own, not the cache's.
+      PAGE_CACHE_BYTES: "0",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const handle = await openDatabase({ dialect: "sqlite", filename }).catch(async (error: unknown) => {
+    await stop(server);
+    throw error;
+  });
+  try {
+    await waitUntilUp(`${base}/healthz`, server);
+    const blog = await (await fetch(`${base}/blog`)).text();
+    const page = `${base}${blog.match(/href="(\/blog\/[a-z0-9-]+)"/)?.[1] ?? "/blog"}`;
+    const services = createServices({
+      db: handle.db,
+      dialect: "sqlite",
+      commentIpSalt: "unused",
+      sessionSecret: SECRET,
+      siteUrl: base,
+    });
+    const actors = spreadActors(peer, PER_SERVER);
+
+    const idle = await pageLatency(
+      page,
+      (() => {
+        const until = performance.now() + IDLE_SECONDS * 1000;
+        return () => performance.now() > until;
+      })(),
+    );
+
+    /** Publishes a post as another app server would and times its Create to `expected` inboxes. */
+    async function deliver(title: string, expected: number): Promise<Delivery> {
+      const started = performance.now();
+      const post = await services.posts.createPost(buildPostInput({ title }));
+      const objectId = `${base}/ap/posts/${post.id}`;
+      let finished = 0;
+      const during = pageLatency(page, () => finished > 0);
+      await peer.waitFor((arrivals) => inboxesWithCreate(arrivals, objectId).size > 0, 120_000, "the first Create");
+      const firstAt = performance.now();
+      await peer.waitFor(
+        (arrivals) => inboxesWithCreate(arrivals, objectId).size >= expected,
+        600_000,
+        `the Create in ${expected} inboxes`,
+      );
+      finished = performance.now();
+      return {
+        inboxes: expected,
+        totalSeconds: (finished - started) / 1000,
+        fanOutSeconds: (finished - firstAt) / 1000,
+        during: await during,
+      };
+    }
+
+    await insertFollowers(handle.db, actors);
+    const shared = await deliver("The bench's post to shared inboxes", SERVERS);
+    await handle.db.deleteFrom("fediverse_followers").execute();
+    await insertFollowers(handle.db, actors, { sharedInbox: false });
+    const personal = await deliver("The bench's post to every inbox", actors.length);
+
+    const followers = actors.length.toLocaleString("en-US");
+    const change = (busy: Latency) => {
+      const slower = busy.p50 / idle.p50 - 1;
+      return `${slower >= 0 ? "+" : ""}${(slower * 100).toFixed(0)}%`;
+    };
+    const row = (label: string, delivery: Delivery) =>
+      `| ${label} | ${delivery.inboxes.toLocaleString("en-US")} | ${delivery.totalSeconds.toFixed(2)} s | ` +
+      `${delivery.fanOutSeconds.toFixed(2)} s | ${delivery.during.p50.toFixed(1)} / ${delivery.during.p99.toFixed(1)} ms ` +
+      `(${delivery.during.count} requests), p50 ${change(delivery.during)} |`;
+    console.log(`\n=== Fediverse: one post to ${followers} followers on ${SERVERS} servers, SQLite\n`);
+    console.log(
+      `Uncached post page p50 / p99 while idle: ${idle.p50.toFixed(1)} / ${idle.p99.toFixed(1)} ms (${idle.count} requests)\n`,
+    );
+    console.log(`| delivery | inboxes | publish → last inbox | first → last inbox | post page p50 / p99 meanwhile |`);
+    console.log(`|---|---|---|---|---|`);
+    console.log(row("shared inboxes (one per server)", shared));
+    console.log(row("every follower's own inbox", personal));
+  } finally {
+    await stop(server);
+    await handle.close();
+    await peer.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await benchFediverse();
