@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type RequestHandler, Router } from "
 import { BEACON_BODY_MAX, BEACON_PATH, beaconBodySchema } from "#domain/analytics.ts";
 import { isDomainError } from "#domain/errors.ts";
 import type { Analytics } from "./services/analytics.ts";
+import { requireSameOrigin } from "./http-request-checks.ts";
 import { carriesSignedCookie, SESSION_COOKIE_NAME } from "./session-cookie.ts";
 
 /** Feeds whose fetches are counted per fetcher a day (docs/decisions/0016-analytics.md). */
@@ -52,6 +53,8 @@ function refuse(res: express.Response, status: number, message: string): void {
 export interface AnalyticsRoutesOptions {
   analytics: Analytics;
   sessionSecret: string;
+  /** SITE_URL: a beacon from another site's page is refused, as every POST is. */
+  siteUrl: string;
   now?: () => number;
   rate?: { maxHits: number; windowMs: number };
 }
@@ -74,11 +77,17 @@ export function countFeedFetches(analytics: Analytics): RequestHandler {
 }
 
 /**
- * The beacon's endpoint, after the same-origin check and ahead of React Router. It answers 204
+ * The beacon's endpoint, with the same-origin check every POST gets, ahead of the static files. It answers 204
  * whether or not it counted, so a reader's browser learns nothing from it; a malformed or
  * oversized body, or too many beacons from one address, is refused with a 4xx and one line.
  */
-export function createBeaconRoute({ analytics, sessionSecret, now = Date.now, rate }: AnalyticsRoutesOptions): Router {
+export function createBeaconRoute({
+  analytics,
+  sessionSecret,
+  siteUrl,
+  now = Date.now,
+  rate,
+}: AnalyticsRoutesOptions): Router {
   const router = Router();
   const limiter = createBeaconLimiter(now, rate);
 
@@ -131,6 +140,7 @@ export function createBeaconRoute({ analytics, sessionSecret, now = Date.now, ra
 
   router.post(
     BEACON_PATH,
+    requireSameOrigin(siteUrl),
     checkBeacon,
     express.text({ type: () => true, limit: BEACON_BODY_MAX }),
     countBeacon,

@@ -72,6 +72,8 @@ export function createHttpApp(options: HttpAppOptions) {
   app.use(compression());
   app.use(refuseOtherMethods());
   app.use(requireWellFormedUrls(trustProxy));
+  // Ahead of the static files and the page cache, which a beacon never needs; it checks its origin itself.
+  app.use(createBeaconRoute({ analytics: services.analytics, sessionSecret, siteUrl: config.siteUrl }));
 
   if ("viteMiddleware" in options.assets) {
     app.use(options.assets.viteMiddleware);
@@ -87,7 +89,6 @@ export function createHttpApp(options: HttpAppOptions) {
   app.use(serveCachedPages(options.pageCache, sessionSecret));
   app.use(expirePagesAtNextScheduledPost(services));
   app.use(requireSameOrigin(config.siteUrl));
-  app.use(createBeaconRoute({ analytics: services.analytics, sessionSecret }));
   app.use(requireFormBodies());
   app.use(limitRequestBodies(MAX_REQUEST_BODY_BYTES, UPLOAD_BODY_LIMITS));
 
