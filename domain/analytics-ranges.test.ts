@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { bucketsOf, dayIn, hourIn, describeChange, readAnalyticsRange, readDayRange } from "./analytics-ranges.ts";
+import {
+  bucketsOf,
+  dayIn,
+  describeChange,
+  hourIn,
+  readAnalyticsRange,
+  readDayRange,
+  splitIntoMonths,
+} from "./analytics-ranges.ts";
 
 const read = (query: Partial<{ range: string; from: string; to: string }>, today = "2026-03-15") =>
   readAnalyticsRange({ range: "", from: "", to: "", ...query }, today);
@@ -97,5 +105,33 @@ describe("the Analytics screen's ranges", () => {
     expect(describeChange(100, 100)).toBe("0%");
     expect(describeChange(3, 0)).toBe("new");
     expect(describeChange(0, 0)).toBe("");
+  });
+});
+
+describe("reading a range from the rollups", () => {
+  it("takes whole months from the monthly rollup and the days around them, the month under way included, from the daily one", () => {
+    expect(splitIntoMonths(rangeOf({ range: "12m" }))).toEqual({
+      days: [{ from: "2026-03-01", to: "2026-03-15" }],
+      months: { from: "2025-04", to: "2026-02" },
+    });
+    expect(splitIntoMonths({ from: "2025-01-15", to: "2025-04-10" })).toEqual({
+      days: [
+        { from: "2025-01-15", to: "2025-01-31" },
+        { from: "2025-04-01", to: "2025-04-10" },
+      ],
+      months: { from: "2025-02", to: "2025-03" },
+    });
+    expect(splitIntoMonths({ from: "2024-02-01", to: "2024-02-29" })).toEqual({
+      days: [],
+      months: { from: "2024-02", to: "2024-02" },
+    });
+    expect(splitIntoMonths(rangeOf({ range: "7d" }))).toEqual({
+      days: [{ from: "2026-03-09", to: "2026-03-15" }],
+      months: undefined,
+    });
+    expect(splitIntoMonths({ from: "2025-12-01", to: "2026-01-01" })).toEqual({
+      days: [{ from: "2026-01-01", to: "2026-01-01" }],
+      months: { from: "2025-12", to: "2025-12" },
+    });
   });
 });

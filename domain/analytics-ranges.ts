@@ -161,3 +161,36 @@ export function describeChange(current: number, previous: number): string {
   const change = Math.round(((current - previous) / previous) * 100);
   return change > 0 ? `+${change}%` : change < 0 ? `−${Math.abs(change)}%` : "0%";
 }
+
+/** A range read from the rollups: days from `analytics_daily`, whole months from `analytics_monthly`. */
+export interface RollupSpan {
+  days: DayRange[];
+  months: DayRange | undefined;
+}
+
+function lastOfMonth(month: string): string {
+  return addDays(firstOfMonth(`${month}-01`, 1), -1);
+}
+
+/**
+ * Splits a range into the whole months inside it ('YYYY-MM') and the days around them. The month
+ * under way is read by its days: its monthly row may already hold a day past the range's end.
+ */
+export function splitIntoMonths(range: DayRange): RollupSpan {
+  const months: string[] = [];
+  for (
+    let month = range.from.slice(0, 7);
+    month <= range.to.slice(0, 7);
+    month = firstOfMonth(`${month}-01`, 1).slice(0, 7)
+  ) {
+    if (`${month}-01` >= range.from && lastOfMonth(month) <= range.to) months.push(month);
+  }
+  if (months.length === 0) return { days: [{ from: range.from, to: range.to }], months: undefined };
+  const first = `${months[0]}-01`;
+  const last = lastOfMonth(months.at(-1)!);
+  const days = [
+    ...(range.from < first ? [{ from: range.from, to: addDays(first, -1) }] : []),
+    ...(range.to > last ? [{ from: addDays(last, 1), to: range.to }] : []),
+  ];
+  return { days, months: { from: months[0]!, to: months.at(-1)! } };
+}

@@ -2,7 +2,7 @@
 // only, and the subscribers' and followers' own tables. Writes live in repositories/analytics.ts.
 import { sql } from "kysely";
 import type { AnalyticsDimension } from "#domain/analytics.ts";
-import type { DayRange } from "#domain/analytics-ranges.ts";
+import type { DayRange, RollupSpan } from "#domain/analytics-ranges.ts";
 import type { Figures, ListRow, SeriesPoint } from "#domain/analytics-report.ts";
 import type { Db } from "./rows.ts";
 
@@ -17,19 +17,74 @@ const figures = (row: { views: unknown; visitors: unknown }): Figures => ({
   visitors: Number(row.visitors ?? 0),
 });
 
-/** A dimension's views and visitors summed over a range; for `total`, the range's totals. */
-export async function sumDimension(db: Db, dimension: AnalyticsDimension, range: DayRange): Promise<Figures> {
-  const row = await db
-    .selectFrom("analytics_daily")
+/**
+ * A dimension's rows over a span: its days from the daily rollup and its whole months from the
+ * monthly one, so a year of a thousand paths reads twelve rows a path instead of 365.
+ */
+function spanRows(db: Db, dimension: AnalyticsDimension, span: RollupSpan) {
+  const [first, ...others] = span.days.map((days) =>
+    db
+      .selectFrom("analytics_daily")
+      .select(["value", "views", "visitors"])
+      .where("dimension", "=", dimension)
+      .where("day", ">=", days.from)
+      .where("day", "<=", days.to),
+  );
+  const months =
+    span.months &&
+    db
+      .selectFrom("analytics_monthly")
+      .select(["value", "views", "visitors"])
+      .where("dimension", "=", dimension)
+      .where("month", ">=", span.months.from)
+      .where("month", "<=", span.months.to);
+  if (first) {
+    let union = first;
+    for (const part of [...others, ...(months ? [months] : [])]) union = union.unionAll(part);
+    return db.selectFrom(union.as("r"));
+  }
+  if (!months) throw new Error("A span holds at least a day or a month");
+  return db.selectFrom(months.as("r"));
+}
+
+/** A dimension's views and visitors summed over a span; for `total`, the span's totals. */
+export async function sumDimension(db: Db, dimension: AnalyticsDimension, span: RollupSpan): Promise<Figures> {
+  const row = await spanRows(db, dimension, span)
     .select((eb) => [
-      eb.fn.sum<number | string>("views").as("views"),
-      eb.fn.sum<number | string>("visitors").as("visitors"),
+      eb.fn.sum<number | string>("r.views").as("views"),
+      eb.fn.sum<number | string>("r.visitors").as("visitors"),
     ])
-    .where("dimension", "=", dimension)
-    .where("day", ">=", range.from)
-    .where("day", "<=", range.to)
     .executeTakeFirstOrThrow();
   return figures(row);
+}
+
+/**
+ * A dimension's values over a span, most viewed first (then most visitors, then by value, so
+ * pages never overlap), `limit` from `offset`; only `values` when given.
+ */
+export async function listTopValues(
+  db: Db,
+  dimension: AnalyticsDimension,
+  span: RollupSpan,
+  { limit, offset, values }: { limit: number; offset: number; values?: readonly string[] },
+): Promise<ListRow[]> {
+  if (values?.length === 0) return [];
+  let query = spanRows(db, dimension, span)
+    .select((eb) => [
+      "r.value as value",
+      eb.fn.sum<number | string>("r.views").as("views"),
+      eb.fn.sum<number | string>("r.visitors").as("visitors"),
+    ])
+    .groupBy("r.value");
+  if (values) query = query.where("r.value", "in", values);
+  const rows = await query
+    .orderBy(sql`sum(r.views)`, "desc")
+    .orderBy(sql`sum(r.visitors)`, "desc")
+    .orderBy("r.value")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((row) => ({ value: row.value, ...figures(row) }));
 }
 
 /** One value of a dimension (a path) over a range. */
@@ -88,36 +143,6 @@ export async function listTotalsByHour(db: Db, day: string): Promise<SeriesPoint
   return rows.map((row) => ({ bucket: row.hour, ...figures(row) }));
 }
 
-/**
- * A dimension's values over a range, most viewed first (then most visitors, then by value, so
- * pages never overlap), `limit` from `offset`.
- */
-export async function listTopValues(
-  db: Db,
-  dimension: AnalyticsDimension,
-  range: DayRange,
-  { limit, offset }: { limit: number; offset: number },
-): Promise<ListRow[]> {
-  const rows = await db
-    .selectFrom("analytics_daily")
-    .select((eb) => [
-      "value",
-      eb.fn.sum<number | string>("views").as("views"),
-      eb.fn.sum<number | string>("visitors").as("visitors"),
-    ])
-    .where("dimension", "=", dimension)
-    .where("day", ">=", range.from)
-    .where("day", "<=", range.to)
-    .groupBy("value")
-    .orderBy(sql`sum(views)`, "desc")
-    .orderBy(sql`sum(visitors)`, "desc")
-    .orderBy("value")
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return rows.map((row) => ({ value: row.value, ...figures(row) }));
-}
-
 /** Distinct visitors whose page views were counted at or after `since` (ISO UTC). */
 export async function countVisitorsSince(db: Db, since: string): Promise<number> {
   const row = await db
@@ -156,30 +181,6 @@ export async function countFollowersByHour(db: Db, from: string, to: string): Pr
     .groupBy(FOLLOW_HOUR)
     .execute();
   return rows.map((row) => ({ hour: row.hour, count: Number(row.count) }));
-}
-
-/** Some values of a dimension summed over a range: the rollup's share of values the tail also counted. */
-export async function sumValues(
-  db: Db,
-  dimension: AnalyticsDimension,
-  range: DayRange,
-  values: readonly string[],
-): Promise<ListRow[]> {
-  if (values.length === 0) return [];
-  const rows = await db
-    .selectFrom("analytics_daily")
-    .select((eb) => [
-      "value",
-      eb.fn.sum<number | string>("views").as("views"),
-      eb.fn.sum<number | string>("visitors").as("visitors"),
-    ])
-    .where("dimension", "=", dimension)
-    .where("day", ">=", range.from)
-    .where("day", "<=", range.to)
-    .where("value", "in", values)
-    .groupBy("value")
-    .execute();
-  return rows.map((row) => ({ value: row.value, ...figures(row) }));
 }
 
 export interface FeedDay {

@@ -10,6 +10,7 @@ import {
   type DayRange,
   dayIn,
   hourIn,
+  splitIntoMonths,
 } from "#domain/analytics-ranges.ts";
 import {
   type AnalyticsReport,
@@ -112,8 +113,13 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
   }
 
   /** A dimension's sum over a range, the tail's events included. */
-  async function sumWithTail(dimension: AnalyticsDimension, range: DayRange, tail: RollupTail): Promise<Figures> {
-    const rolled = await reports.sumDimension(db, dimension, range);
+  async function sumWithTail(
+    dimension: AnalyticsDimension,
+    range: DayRange,
+    today: string,
+    tail: RollupTail,
+  ): Promise<Figures> {
+    const rolled = await reports.sumDimension(db, dimension, splitIntoMonths(range));
     return [...tailByValue(tail, dimension, range).values()].reduce(addFigures, rolled);
   }
 
@@ -153,26 +159,28 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
   async function readList(
     dimension: ReportListDimension,
     range: DayRange,
+    today: string,
     page: number,
     tail: RollupTail,
   ): Promise<ReportList> {
+    const span = splitIntoMonths(range);
     const offset = (page - 1) * REPORT_LIST_PAGE_SIZE;
     const added = tailByValue(tail, dimension, range);
     let rows: ListRow[];
     if (added.size === 0) {
-      rows = await reports.listTopValues(db, dimension, range, { limit: REPORT_LIST_PAGE_SIZE + 1, offset });
+      rows = await reports.listTopValues(db, dimension, span, { limit: REPORT_LIST_PAGE_SIZE + 1, offset });
     } else {
-      const top = await reports.listTopValues(db, dimension, range, {
+      const top = await reports.listTopValues(db, dimension, span, {
         limit: offset + REPORT_LIST_PAGE_SIZE + 1 + added.size,
         offset: 0,
       });
       const listed = new Set(top.map((row) => row.value));
-      const others = await reports.sumValues(
-        db,
-        dimension,
-        range,
-        [...added.keys()].filter((value) => !listed.has(value)),
-      );
+      const missing = [...added.keys()].filter((value) => !listed.has(value));
+      const others = await reports.listTopValues(db, dimension, span, {
+        limit: missing.length,
+        offset: 0,
+        values: missing,
+      });
       rows = mergeTail([...top, ...others], added).slice(offset, offset + REPORT_LIST_PAGE_SIZE + 1);
     }
     return {
@@ -193,16 +201,17 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
     async report(range: AnalyticsRange, timeZone: string, listPage?: ListPage): Promise<AnalyticsReport> {
       const since = new Date(now().getTime() - VISITORS_NOW_MINUTES * 60_000).toISOString();
       const window = utcWindow(range);
+      const today = dayIn(timeZone, now());
       return guardDatabase(async () => {
         const tail = await readTail();
         const [totals, previous, series, visitorsNow, lists, subscribers, followers, feeds] = await Promise.all([
-          sumWithTail("total", range, tail),
-          sumWithTail("total", range.previous, tail),
+          sumWithTail("total", range, today, tail),
+          sumWithTail("total", range.previous, today, tail),
           readSeries(range, tail),
           reports.countVisitorsSince(db, since),
           Promise.all(
             REPORT_LISTS.map(({ dimension }) =>
-              readList(dimension, range, listPage?.dimension === dimension ? listPage.page : 1, tail),
+              readList(dimension, range, today, listPage?.dimension === dimension ? listPage.page : 1, tail),
             ),
           ),
           reports.countConfirmedSubscribersByHour(db, window.from, window.to),
@@ -240,10 +249,11 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
      * in batches; a range's paths are as many as the blog's pages, so their figures fit in memory.
      */
     async *exportCsv(range: DayRange): AsyncGenerator<string> {
+      const span = splitIntoMonths(range);
       const rows: ListRow[] = [];
       for (let offset = 0; ; offset += EXPORT_BATCH) {
         const batch = await guardDatabase(() =>
-          reports.listTopValues(db, "path", range, { limit: EXPORT_BATCH, offset }),
+          reports.listTopValues(db, "path", span, { limit: EXPORT_BATCH, offset }),
         );
         rows.push(...batch);
         if (batch.length < EXPORT_BATCH) break;

@@ -17,6 +17,32 @@ function rangeOf(query: Partial<{ range: string; from: string; to: string }>, to
   return reading.value;
 }
 
+/** Daily rollup rows, and the monthly ones the rollup pass keeps beside them. */
+async function insertRollups(db: Kysely<Database>, rows: Insertable<AnalyticsDailyTable>[]) {
+  await db.insertInto("analytics_daily").values(rows).execute();
+  const months = new Map<
+    string,
+    { month: string; dimension: string; value: string; views: number; visitors: number }
+  >();
+  for (const row of rows) {
+    const key = `${row.day.slice(0, 7)} ${row.dimension} ${row.value}`;
+    const sum = months.get(key) ?? {
+      month: row.day.slice(0, 7),
+      dimension: row.dimension,
+      value: row.value,
+      views: 0,
+      visitors: 0,
+    };
+    sum.views += Number(row.views);
+    sum.visitors += Number(row.visitors);
+    months.set(key, sum);
+  }
+  await db
+    .insertInto("analytics_monthly")
+    .values([...months.values()])
+    .execute();
+}
+
 async function insertEvent(
   db: Kysely<Database>,
   {
@@ -54,18 +80,15 @@ describe.each(testDialects())("the Analytics screen's figures on $dialect", ({ d
 
   it("sums a range's days against the period before, day by day with empty days as 0", async () => {
     const { handle, services } = blog;
-    await handle.db
-      .insertInto("analytics_daily")
-      .values([
-        daily("2026-02-25", "total", "", 100, 40),
-        daily("2026-02-26", "total", "", 50, 20),
-        daily("2026-02-27", "total", "", 1, 1),
-        daily("2026-03-01", "total", "", 60, 30),
-        daily("2026-03-05", "total", "", 52, 10),
-        daily("2026-03-05", "path", "/blog/a", 40, 8),
-        daily("2026-03-06", "total", "", 999, 999),
-      ])
-      .execute();
+    await insertRollups(handle.db, [
+      daily("2026-02-25", "total", "", 100, 40),
+      daily("2026-02-26", "total", "", 50, 20),
+      daily("2026-02-27", "total", "", 1, 1),
+      daily("2026-03-01", "total", "", 60, 30),
+      daily("2026-03-05", "total", "", 52, 10),
+      daily("2026-03-05", "path", "/blog/a", 40, 8),
+      daily("2026-03-06", "total", "", 999, 999),
+    ]);
     const report = await services.analyticsReports.report(rangeOf({ range: "7d" }), "UTC");
     expect(report.totals).toEqual({ views: 113, visitors: 41 });
     expect(report.previous).toEqual({ views: 150, visitors: 60 });
@@ -85,6 +108,35 @@ describe.each(testDialects())("the Analytics screen's figures on $dialect", ({ d
       { bucket: "2026-02", views: 151, visitors: 61 },
       { bucket: "2026-03", views: 112, visitors: 40 },
     ]);
+  });
+
+  it("reads whole months from the monthly rollup and the days around them from the daily one", async () => {
+    const { handle, services } = blog;
+    await insertRollups(handle.db, [
+      daily("2025-03-31", "path", "/a", 500, 500),
+      daily("2025-06-10", "path", "/a", 10, 5),
+      daily("2025-07-01", "path", "/b", 7, 7),
+      daily("2025-07-31", "total", "", 7, 7),
+      daily("2026-03-02", "path", "/a", 1, 1),
+      daily("2026-03-04", "path", "/c", 3, 3),
+      daily("2026-03-04", "total", "", 4, 4),
+    ]);
+    const paths = (report: { lists: { dimension: string; rows: unknown[] }[] }) =>
+      report.lists.find((list) => list.dimension === "path")?.rows;
+    const year = await services.analyticsReports.report(rangeOf({ range: "12m" }), "UTC");
+    expect(paths(year)).toEqual([
+      { value: "/a", views: 11, visitors: 6 },
+      { value: "/b", views: 7, visitors: 7 },
+      { value: "/c", views: 3, visitors: 3 },
+    ]);
+    expect(year.totals).toEqual({ views: 11, visitors: 11 });
+    const summer = await services.analyticsReports.report(rangeOf({ from: "2025-06-15", to: "2025-07-31" }), "UTC");
+    expect(paths(summer)).toEqual([{ value: "/b", views: 7, visitors: 7 }]);
+    let text = "";
+    for await (const chunk of services.analyticsReports.exportCsv({ from: "2025-06-01", to: "2026-03-03" })) {
+      text += chunk;
+    }
+    expect(text).toBe("path,views,visitors\r\n/a,11,6\r\n/b,7,7\r\n");
   });
 
   it("shows today by the hour, and the visitors of the last five minutes", async () => {
@@ -122,18 +174,15 @@ describe.each(testDialects())("the Analytics screen's figures on $dialect", ({ d
   it("ranks each list by views, ten a page, and keeps dimensions and days apart", async () => {
     const { handle, services } = blog;
     const paths = Array.from({ length: 12 }, (_, index) => daily("2026-03-04", "path", `/p/${index}`, 100 - index, 1));
-    await handle.db
-      .insertInto("analytics_daily")
-      .values([
-        ...paths,
-        daily("2026-03-05", "path", "/p/11", 200, 5),
-        daily("2026-02-01", "path", "/old", 5000, 5000),
-        daily("2026-03-04", "source", "Google", 9, 3),
-        daily("2026-03-05", "source", "Google", 1, 1),
-        daily("2026-03-05", "source", "Mastodon", 4, 4),
-        daily("2026-03-05", "not_found", "/missing", 2, 1),
-      ])
-      .execute();
+    await insertRollups(handle.db, [
+      ...paths,
+      daily("2026-03-05", "path", "/p/11", 200, 5),
+      daily("2026-02-01", "path", "/old", 5000, 5000),
+      daily("2026-03-04", "source", "Google", 9, 3),
+      daily("2026-03-05", "source", "Google", 1, 1),
+      daily("2026-03-05", "source", "Mastodon", 4, 4),
+      daily("2026-03-05", "not_found", "/missing", 2, 1),
+    ]);
     const range = rangeOf({ range: "7d" });
     const first = await services.analyticsReports.report(range, "UTC");
     const list = (dimension: string, report = first) => report.lists.find((item) => item.dimension === dimension)!;
@@ -236,15 +285,12 @@ describe.each(testDialects())("the Analytics screen's figures on $dialect", ({ d
 
   it("gives a post's views over the last 30 days", async () => {
     const { handle, services } = blog;
-    await handle.db
-      .insertInto("analytics_daily")
-      .values([
-        daily("2026-02-03", "path", "/blog/hello", 1000, 1000),
-        daily("2026-02-04", "path", "/blog/hello", 5, 3),
-        daily("2026-03-05", "path", "/blog/hello", 7, 4),
-        daily("2026-03-05", "path", "/blog/other", 9, 9),
-      ])
-      .execute();
+    await insertRollups(handle.db, [
+      daily("2026-02-03", "path", "/blog/hello", 1000, 1000),
+      daily("2026-02-04", "path", "/blog/hello", 5, 3),
+      daily("2026-03-05", "path", "/blog/hello", 7, 4),
+      daily("2026-03-05", "path", "/blog/other", 9, 9),
+    ]);
     expect(await services.analyticsReports.postViews("/blog/hello", "UTC")).toEqual({ views: 12, visitors: 7 });
     expect(await services.analyticsReports.postViews("/blog/none", "UTC")).toEqual({ views: 0, visitors: 0 });
   });
@@ -258,14 +304,11 @@ describe.each(testDialects())("the Analytics screen's figures on $dialect", ({ d
       .insertInto("analytics_rollup_state")
       .values({ name: "events", through_id: 2, seen_id: 2, seen_at: "2026-03-05T09:02:00.000Z" })
       .execute();
-    await handle.db
-      .insertInto("analytics_daily")
-      .values([
-        daily("2026-03-05", "total", "", 2, 2),
-        daily("2026-03-05", "path", "/a", 1, 1),
-        daily("2026-03-05", "path", "/b", 1, 1),
-      ])
-      .execute();
+    await insertRollups(handle.db, [
+      daily("2026-03-05", "total", "", 2, 2),
+      daily("2026-03-05", "path", "/a", 1, 1),
+      daily("2026-03-05", "path", "/b", 1, 1),
+    ]);
     await handle.db.insertInto("analytics_hourly").values({ hour: "2026-03-05T09", views: 2, visitors: 2 }).execute();
     // Not yet: ada again, and a new reader on a new page three times.
     await insertEvent(handle.db, { at: "2026-03-05T09:30:00.000Z", visitor: "ada", path: "/a" });
@@ -293,16 +336,13 @@ describe.each(testDialects())("the Analytics screen's figures on $dialect", ({ d
 
   it("exports every path of a range as CSV, most viewed first, with formulas kept as text", async () => {
     const { handle, services } = blog;
-    await handle.db
-      .insertInto("analytics_daily")
-      .values([
-        daily("2026-03-04", "path", "/blog/a", 3, 2),
-        daily("2026-03-05", "path", "/blog/a", 2, 2),
-        daily("2026-03-05", "path", '=HYPERLINK("http://evil.example")', 1, 1),
-        daily("2026-03-05", "path", "/blog/b,c", 4, 1),
-        daily("2026-03-05", "source", "Google", 50, 50),
-      ])
-      .execute();
+    await insertRollups(handle.db, [
+      daily("2026-03-04", "path", "/blog/a", 3, 2),
+      daily("2026-03-05", "path", "/blog/a", 2, 2),
+      daily("2026-03-05", "path", '=HYPERLINK("http://evil.example")', 1, 1),
+      daily("2026-03-05", "path", "/blog/b,c", 4, 1),
+      daily("2026-03-05", "source", "Google", 50, 50),
+    ]);
     let text = "";
     for await (const chunk of services.analyticsReports.exportCsv({ from: "2026-03-04", to: "2026-03-05" })) {
       text += chunk;
