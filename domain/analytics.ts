@@ -206,15 +206,27 @@ export function readCampaign(search: string): Campaign {
  * analytics count by, so a writer's "today" is their own.
  */
 export function dayAndHourIn(instant: Date, timeZone: string): { day: string; hour: string } {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(instant);
+  const parts = hourFormat(timeZone).formatToParts(instant);
   const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? "00";
   const day = `${part("year")}-${part("month")}-${part("day")}`;
   return { day, hour: `${day}T${part("hour")}` };
+}
+
+/** Making a formatter costs a hundred times more than using one: every beacon asks. */
+const hourFormats = new Map<string, Intl.DateTimeFormat>();
+
+function hourFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = hourFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      hourCycle: "h23",
+    });
+    hourFormats.set(timeZone, format);
+  }
+  return format;
 }
