@@ -1,5 +1,5 @@
-// The Analytics screen's figures (docs/decisions/0016-analytics.md): read from the rollups, so a
-// year of views costs a few hundred rows; counting them is services/analytics.ts.
+// The Analytics screen's figures (docs/decisions/0016-analytics.md): read from the rollups (whole
+// months from the monthly one) plus the events not rolled up yet; counting is services/analytics.ts.
 import type { Kysely } from "kysely";
 import type { AnalyticsDimension } from "#domain/analytics.ts";
 import {
@@ -43,7 +43,7 @@ export interface ListPage {
 
 export const ANALYTICS_CSV_COLUMNS = ["path", "views", "visitors"] as const;
 
-/** Rows per query while exporting: memory stays flat however many paths a range has. */
+/** Rows per query and per chunk written while exporting. */
 const EXPORT_BATCH = 1000;
 
 /** How many days the post editor's figure covers. */
@@ -113,21 +113,12 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
   }
 
   /** A dimension's sum over a range, the tail's events included. */
-  async function sumWithTail(
-    dimension: AnalyticsDimension,
-    range: DayRange,
-    today: string,
-    tail: RollupTail,
-  ): Promise<Figures> {
+  async function sumWithTail(dimension: AnalyticsDimension, range: DayRange, tail: RollupTail): Promise<Figures> {
     const rolled = await reports.sumDimension(db, dimension, splitIntoMonths(range));
     return [...tailByValue(tail, dimension, range).values()].reduce(addFigures, rolled);
   }
 
-  /**
-   * The events not rolled up yet: the minute or two since the last pass, found by id alone (a day
-   * bound would lead SQLite through the (day, visitor_key) index over every raw event of the
-   * range). Each use keeps the days it needs.
-   */
+  /** The events not rolled up yet, the minute or two since the last pass; each use keeps the days it needs. */
   function readTail(): Promise<RollupTail> {
     return readRollupTail(db, {});
   }
@@ -159,7 +150,6 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
   async function readList(
     dimension: ReportListDimension,
     range: DayRange,
-    today: string,
     page: number,
     tail: RollupTail,
   ): Promise<ReportList> {
@@ -201,17 +191,16 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
     async report(range: AnalyticsRange, timeZone: string, listPage?: ListPage): Promise<AnalyticsReport> {
       const since = new Date(now().getTime() - VISITORS_NOW_MINUTES * 60_000).toISOString();
       const window = utcWindow(range);
-      const today = dayIn(timeZone, now());
       return guardDatabase(async () => {
         const tail = await readTail();
         const [totals, previous, series, visitorsNow, lists, subscribers, followers, feeds] = await Promise.all([
-          sumWithTail("total", range, today, tail),
-          sumWithTail("total", range.previous, today, tail),
+          sumWithTail("total", range, tail),
+          sumWithTail("total", range.previous, tail),
           readSeries(range, tail),
           reports.countVisitorsSince(db, since),
           Promise.all(
             REPORT_LISTS.map(({ dimension }) =>
-              readList(dimension, range, today, listPage?.dimension === dimension ? listPage.page : 1, tail),
+              readList(dimension, range, listPage?.dimension === dimension ? listPage.page : 1, tail),
             ),
           ),
           reports.countConfirmedSubscribersByHour(db, window.from, window.to),
@@ -234,7 +223,6 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
 
     /** A post's views and visitors over the last POST_VIEWS_DAYS days, today included. */
     async postViews(path: string, timeZone: string): Promise<Figures> {
-      const today = dayIn(timeZone, now());
       const range = { from: addDays(today, 1 - POST_VIEWS_DAYS), to: today };
       return guardDatabase(async () => {
         const afterId = await readRollupWatermark(db);
