@@ -19,7 +19,7 @@ import { waitUntilUp } from "./demo-server.ts";
 
 const SERVERS = Number(process.env.BENCH_FEDIVERSE_SERVERS ?? 100);
 const PER_SERVER = Number(process.env.BENCH_FEDIVERSE_PER_SERVER ?? 10);
-const PORT = Number(process.env.BENCH_FEDIVERSE_PORT ?? 3297);
+const PORT = Number(process.env.BENCH_FEDIVERSE_PORT ?? 3296);
 const IDLE_SECONDS = 5;
 const SECRET = "fediverse bench secret, thirty-two characters or more";
 
