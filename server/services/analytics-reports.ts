@@ -223,6 +223,7 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
 
     /** A post's views and visitors over the last POST_VIEWS_DAYS days, today included. */
     async postViews(path: string, timeZone: string): Promise<Figures> {
+      const today = dayIn(timeZone, now());
       const range = { from: addDays(today, 1 - POST_VIEWS_DAYS), to: today };
       return guardDatabase(async () => {
         const afterId = await readRollupWatermark(db);
