@@ -366,6 +366,8 @@ export interface FediversePostsTable {
   post_id: string;
   state: "created" | "deleted";
   sent_version: Timestamp;
+  /** 1 once the post is deleted (a trigger, migration 0018). */
+  post_deleted: ColumnType<number, number | undefined, number>;
 }
 
 /**

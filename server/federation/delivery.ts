@@ -16,11 +16,12 @@ import { BLOG_ACTOR, createActivityFor, instant, toArticle } from "./articles.ts
 const SWEEP_BATCH = 50;
 
 /**
- * A post that first shows up public this long after it became so (an import, the posts of a
- * blog that just gained this feature) is recorded without a Create: followers get new posts,
- * not a flood of old ones.
+ * How far back a sweep looks: posts saved or made public in the last day. A post that shows up
+ * public longer after it became so (one imported with its old dates; every post already public
+ * when migration 0018 ran is recorded as sent) gets no Create: followers get new posts, not a
+ * flood of old ones. A change the sweeps miss for a whole day (every server down) is not sent.
  */
-export const ANNOUNCE_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface DeliveryDeps {
   db: Kysely<Database>;
@@ -35,7 +36,7 @@ export interface SweepReport {
   created: number;
   updated: number;
   deleted: number;
-  /** Recorded without sending (ANNOUNCE_WINDOW_MS), or claimed first by another server. */
+  /** Recorded without sending (SWEEP_WINDOW_MS), or claimed first by another server. */
   skipped: number;
 }
 
@@ -48,12 +49,14 @@ export interface SweepReport {
  */
 export async function sweepDeliveries(deps: DeliveryDeps): Promise<SweepReport> {
   const report: SweepReport = { created: 0, updated: 0, deleted: 0, skipped: 0 };
-  const at = deps.now().toISOString();
-  for (const due of await listDueAnnouncements(deps.db, { at, limit: SWEEP_BATCH })) {
+  const now = deps.now();
+  const at = now.toISOString();
+  const since = new Date(now.getTime() - SWEEP_WINDOW_MS).toISOString();
+  for (const due of await listDueAnnouncements(deps.db, { at, since, limit: SWEEP_BATCH })) {
     const outcome = await announce(deps, due);
     report[outcome] += 1;
   }
-  for (const due of await listDueRetractions(deps.db, { at, limit: SWEEP_BATCH })) {
+  for (const due of await listDueRetractions(deps.db, { at, since, limit: SWEEP_BATCH })) {
     const claim = {
       postId: due.postId,
       from: { state: "created" as const, sentVersion: due.sentVersion },
@@ -73,7 +76,7 @@ async function announce(deps: DeliveryDeps, due: DueAnnouncement): Promise<keyof
   const isUpdate = due.sent?.state === "created";
   const claim = { postId: due.postId, from: due.sent, to: { state: "created" as const, sentVersion: due.version } };
   if (!(await claimSend(deps.db, claim))) return "skipped";
-  const stale = due.sent === undefined && deps.now().getTime() - Date.parse(due.publishedAt) > ANNOUNCE_WINDOW_MS;
+  const stale = due.sent === undefined && deps.now().getTime() - Date.parse(due.publicSince) > SWEEP_WINDOW_MS;
   if (stale) return "skipped";
   const post = await deps.findPublicPost(due.postId);
   // Unpublished between the list and now: the next sweep sends its Delete.

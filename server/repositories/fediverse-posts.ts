@@ -1,5 +1,5 @@
 // What the fediverse was last sent about each post (migration 0018, docs/decisions/0015-fediverse.md).
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database, FediversePostsTable } from "../db/schema.ts";
 import { selectPublicPosts } from "./posts-public.ts";
 import { toIsoString } from "./rows.ts";
@@ -11,27 +11,31 @@ export interface DueAnnouncement {
   postId: string;
   /** The post's updated_at: what the send records. */
   version: string;
-  /** When the post became public. */
-  publishedAt: string;
+  /** When it became public, as far as the post says: its publishing time, or its last save. */
+  publicSince: string;
   sent: SentState;
 }
 
 /**
- * Public posts the fediverse has not heard of in their present version: the publishing rule
- * (`selectPublicPosts`) beside what was last sent. A post that became public at its scheduled
- * time appears here by itself, with no request to trigger it.
+ * Public posts changed or made public since `since` that the fediverse has not heard of in
+ * their present version: the publishing rule (`selectPublicPosts`) beside what was last sent.
+ * A post whose scheduled time has come appears by itself, with no request to trigger it. Only
+ * the window since `since` is read (posts_updated_at, posts_publish_at), so a sweep costs the
+ * same whatever the number of posts.
  */
 export async function listDueAnnouncements(
   db: Kysely<Database>,
-  { at, limit }: { at: string; limit: number },
+  { at, since, limit }: { at: string; since: string; limit: number },
 ): Promise<DueAnnouncement[]> {
+  const window = await postIdsInWindow(db, { at, since });
+  if (window.length === 0) return [];
   const rows = await selectPublicPosts(db, at)
+    .where("posts.id", "in", window)
     .leftJoin("fediverse_posts", "fediverse_posts.post_id", "posts.id")
     .select([
       "posts.id",
       "posts.updated_at",
       "posts.publish_at",
-      "posts.created_at",
       "fediverse_posts.state",
       "fediverse_posts.sent_version",
     ])
@@ -48,33 +52,59 @@ export async function listDueAnnouncements(
   return rows.map((row) => ({
     postId: row.id,
     version: toIsoString(row.updated_at),
-    publishedAt: toIsoString(row.publish_at ?? row.created_at),
+    publicSince: toIsoString(row.publish_at ?? row.updated_at),
     sent: row.state && row.sent_version ? { state: row.state, sentVersion: toIsoString(row.sent_version) } : undefined,
   }));
 }
 
-/** Posts whose Create went out and that are no longer public (unpublished, deleted, or scheduled again). */
+/**
+ * Posts whose Create went out and that are no longer public: deleted (their row is gone), or
+ * unpublished or scheduled again by a save since `since`.
+ */
 export async function listDueRetractions(
   db: Kysely<Database>,
-  { at, limit }: { at: string; limit: number },
+  { at, since, limit }: { at: string; since: string; limit: number },
 ): Promise<{ postId: string; sentVersion: string }[]> {
-  const rows = await db
+  const deleted = await db
     .selectFrom("fediverse_posts")
     .select(["post_id", "sent_version"])
+    .where("post_deleted", "=", 1)
     .where("state", "=", "created")
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          selectPublicPosts(db, at)
-            .select("posts.id")
-            .where("posts.id", "=", sql.ref<string>("fediverse_posts.post_id")),
-        ),
-      ),
-    )
     .orderBy("post_id")
     .limit(limit)
     .execute();
+  const window = await postIdsInWindow(db, { at, since });
+  if (window.length === 0) return toRetractions(deleted);
+  const hidden = await db
+    .selectFrom("posts")
+    .innerJoin("fediverse_posts", "fediverse_posts.post_id", "posts.id")
+    .select(["fediverse_posts.post_id", "fediverse_posts.sent_version"])
+    .where("posts.id", "in", window)
+    .where("fediverse_posts.state", "=", "created")
+    .where((eb) => eb.or([eb("posts.published", "=", 0), eb("posts.publish_at", ">", at)]))
+    .orderBy("posts.id")
+    .limit(limit)
+    .execute();
+  return toRetractions([...deleted, ...hidden]);
+}
+
+function toRetractions(rows: { post_id: string; sent_version: Date | string }[]) {
   return rows.map((row) => ({ postId: row.post_id, sentVersion: toIsoString(row.sent_version) }));
+}
+
+/**
+ * The posts saved, or whose publishing time came, since `since`: two seeks (posts_updated_at,
+ * posts_publish_at), read first so the queries above start from them and never walk every post.
+ */
+async function postIdsInWindow(db: Kysely<Database>, { at, since }: { at: string; since: string }): Promise<string[]> {
+  const rows = await db
+    .selectFrom("posts")
+    .select("id")
+    .where("updated_at", ">=", since)
+    .unionAll(db.selectFrom("posts").select("id").where("publish_at", ">=", since).where("publish_at", "<=", at))
+    .execute();
+  // UNION ALL: a union would make SQLite walk every post to merge the two in id order.
+  return [...new Set(rows.map((row) => row.id))];
 }
 
 /**
@@ -95,7 +125,12 @@ export async function claimSend(
   }
   const updated = await db
     .updateTable("fediverse_posts")
-    .set({ state: to.state, sent_version: to.sentVersion })
+    // A post restored under its old id is there again: only a Create claims it back.
+    .set(
+      to.state === "created"
+        ? { state: to.state, sent_version: to.sentVersion, post_deleted: 0 }
+        : { state: to.state, sent_version: to.sentVersion },
+    )
     .where("post_id", "=", postId)
     .where("state", "=", from.state)
     .where("sent_version", "=", from.sentVersion)

@@ -8,7 +8,8 @@ import type { Dialect } from "../connect.ts";
  * `fedify_kv` keys are Fedify's key arrays as JSON text; `expires_at` is ISO text, null for never.
  * `fedify_messages` is the queue: a worker claims a message by setting `claimed_until` (a lease),
  * so a crash leaves it to be claimed again; `ordering_key` keeps messages of one key in order.
- * `fediverse_posts` has no foreign key: the row must outlive a deleted post, whose Delete it sends.
+ * `fediverse_posts` has no foreign key: the row must outlive a deleted post, whose Delete it sends;
+ * a trigger marks it when the post goes, so finding deleted posts reads only those rows.
  * Every post already public when this runs counts as announced, so the first start sends nothing old.
  * `fediverse_keys` holds the actor's key pairs (JWK), in a table of their own so no export carries them.
  */
@@ -51,13 +52,36 @@ export function fedifyStoreSchema(dialect: Dialect) {
         .addColumn("state", "text", (col) => col.notNull())
         // The post's updated_at when its Create or Update was sent: a later one means an edit to send.
         .addColumn("sent_version", timestamp, (col) => col.notNull())
+        // Set by the trigger below when the post is deleted: its Delete is due.
+        .addColumn("post_deleted", "integer", (col) => col.notNull().defaultTo(0))
         .execute();
+      await db.schema
+        .createIndex("fediverse_posts_post_deleted_state")
+        .on("fediverse_posts")
+        .columns(["post_deleted", "state"])
+        .execute();
+      if (dialect === "postgres") {
+        await sql`create function fediverse_posts_mark_deleted() returns trigger language plpgsql as $$
+          begin
+            update fediverse_posts set post_deleted = 1 where post_id = old.id;
+            return old;
+          end $$`.execute(db);
+        await sql`create trigger fediverse_posts_mark_deleted after delete on posts
+          for each row execute function fediverse_posts_mark_deleted()`.execute(db);
+      } else {
+        await sql`create trigger fediverse_posts_mark_deleted after delete on posts begin
+          update fediverse_posts set post_deleted = 1 where post_id = old.id;
+        end`.execute(db);
+      }
 
       await db.schema
         .createTable("fediverse_keys")
         .addColumn("actor", "text", (col) => col.primaryKey())
         .addColumn("key_pairs", "text", (col) => col.notNull())
         .execute();
+
+      // The delivery sweep reads only the posts saved in its window.
+      await db.schema.createIndex("posts_updated_at").on("posts").column("updated_at").execute();
 
       const now = new Date().toISOString();
       await sql`
@@ -67,6 +91,13 @@ export function fedifyStoreSchema(dialect: Dialect) {
       `.execute(db);
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      if (dialect === "postgres") {
+        await sql`drop trigger if exists fediverse_posts_mark_deleted on posts`.execute(db);
+        await sql`drop function if exists fediverse_posts_mark_deleted()`.execute(db);
+      } else {
+        await sql`drop trigger if exists fediverse_posts_mark_deleted`.execute(db);
+      }
+      await db.schema.dropIndex("posts_updated_at").ifExists().execute();
       await db.schema.dropTable("fediverse_keys").ifExists().execute();
       await db.schema.dropTable("fediverse_posts").ifExists().execute();
       await db.schema.dropTable("fedify_messages").ifExists().execute();
