@@ -98,6 +98,9 @@ async function main(): Promise<void> {
     services,
     allowPrivateAddress: config.fediverseAllowPrivateAddress,
     onError: (error: unknown) => logger.error({ err: error }, "fediverse delivery failed"),
+    onInboxError: (error: unknown) => logger.warn({ err: error }, "an activity sent to the inbox was refused"),
+    onDeliveryError: (error: unknown) =>
+      logger.warn({ err: error }, "a follower's server missed a delivery; it is retried"),
   });
 
   const app = server.createHttpApp({

@@ -36,6 +36,13 @@ export interface BlogFederationOptions {
   sweepIntervalMs?: number;
   /** Reports a failed sweep (the database away for a moment); the next one tries again. */
   onError?: (error: unknown) => void;
+  /**
+   * Reports an activity the inbox could not take: malformed (answered 400) or a listener's
+   * failure (Fedify's queue tries it again). A remote server's doing, so not an error of ours.
+   */
+  onInboxError?: (error: unknown) => void;
+  /** Reports a delivery a follower's server refused or missed; Fedify tries it again later. */
+  onDeliveryError?: (error: unknown) => void;
 }
 
 /** What admin actions reach through the request context (server/request-context.ts). */
@@ -68,6 +75,7 @@ export async function createBlogFederation(options: BlogFederationOptions) {
     allowPrivateAddress: options.allowPrivateAddress ?? false,
     // Signatures are always checked: an unsigned or forged activity is answered 401.
     skipSignatureVerification: false,
+    onOutboxError: (error) => options.onDeliveryError?.(error),
   });
   const keyPairs = await loadOrCreateKeyPairs(db, BLOG_ACTOR);
   // The handle as last read: the request context's handleUrl() needs no query, so a page never
@@ -104,7 +112,7 @@ export async function createBlogFederation(options: BlogFederationOptions) {
   registerInbox(federation, {
     fediverse: services.fediverse,
     identifier: BLOG_ACTOR,
-    onError: (error) => options.onError?.(error),
+    onError: (error) => options.onInboxError?.(error),
   });
   const inboxRateLimit = createInboxRateLimit(createRateLimiter({ db, now }));
 

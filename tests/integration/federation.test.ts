@@ -268,6 +268,12 @@ describe.each(testDialects())("the blog's inboxes on $dialect", (target) => {
     };
     const response = await post("/ap/users/blog/inbox", JSON.stringify(follow));
     expect(response.status).toBe(401);
+    // A signature whose key the blog would have to fetch from a private address: never fetched.
+    const forged = await post("/ap/inbox", JSON.stringify({ ...follow, actor: `${blog.siteUrl}/users/mallory` }), {
+      date: new Date().toUTCString(),
+      signature: `keyId="${blog.siteUrl}/users/mallory#main-key",algorithm="rsa-sha256",headers="(request-target) host date",signature="AAAA"`,
+    });
+    expect(forged.status).toBe(401);
     expect(await blog.services.fediverse.countFollowers()).toMatchObject({ accepted: 0, pending: 0 });
   });
 
