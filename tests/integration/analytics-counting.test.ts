@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { BeaconBody } from "../../domain/analytics.ts";
+import { openCountryLookup } from "../../server/analytics/geoip.ts";
 import { createAnalytics, type BeaconRequest } from "../../server/services/analytics.ts";
+import { countryDatabase } from "../support/geoip-fixture.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 
@@ -154,19 +159,23 @@ describe.each(testDialects())("analytics counting on $dialect", ({ dialect, skip
     expect((await events())[0]).toMatchObject({ day: "2026-03-06", hour: "2026-03-06T00" });
   });
 
-  it("records a country only when a GeoIP lookup is given", async () => {
+  it("records a country only when the owner gives a GeoIP file", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "blog-geoip-"));
+    const geoipFile = path.join(directory, "country.mmdb");
+    writeFileSync(geoipFile, countryDatabase("203.0.113.0/24", "NZ"));
     const analytics = createAnalytics({
       db: blog.handle.db,
       now: blog.clock.now,
       readTimeZone: async () => "UTC",
       siteHost: "blog.test",
-      countryOf: (address) => (address === "203.0.113.7" ? "NZ" : null),
+      countryOf: await openCountryLookup(geoipFile),
     });
     await analytics.countView(beacon({}));
     await blog.services.analytics.countView(beacon({ p: "/other" }));
     await analytics.flush();
     await blog.services.analytics.flush();
     expect((await events()).map((event) => event.country)).toEqual(["NZ", null]);
+    rmSync(directory, { recursive: true, force: true });
   });
 
   it("keeps raw events for the retention and the rollups for good", async () => {
