@@ -126,7 +126,9 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
   }
 
   function scheduleFlush(): void {
-    if (events.length >= tuning.flushRows && !flushing && timers.length > 0) void flush().catch(() => {});
+    if (events.length >= tuning.flushRows && !flushing && timers.length > 0) {
+      flush().catch((error: unknown) => reporter?.error(error, "writing analytics events failed"));
+    }
   }
 
   async function writeBuffered(): Promise<void> {
@@ -142,7 +144,12 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
       } catch (error) {
         // Kept for the next flush while there is room: a short outage loses nothing. A batch the
         // database refuses for itself is dropped, or it would block every flush after it.
-        if (isDomainError(error, "DATABASE_UNAVAILABLE")) events = [...batch, ...events].slice(0, tuning.bufferMax);
+        if (isDomainError(error, "DATABASE_UNAVAILABLE")) {
+          events = [...batch, ...events].slice(0, tuning.bufferMax);
+          for (const fetch of fetches) {
+            if (!feedFetches.has(feedFetchKey(fetch))) feedFetches.set(feedFetchKey(fetch), fetch);
+          }
+        }
         throw error;
       }
     }
@@ -234,12 +241,8 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
       if (!fetcher) return false;
       const { day } = await today();
       const key = keyOf(await saltOf(day), request.address, request.userAgent);
-      feedFetches.set(`${day} ${fetcher.name} ${key}`, {
-        day,
-        fetcher: fetcher.name,
-        fetcher_key: key,
-        subscribers: fetcher.subscribers,
-      });
+      const row = { day, fetcher: fetcher.name, fetcher_key: key, subscribers: fetcher.subscribers };
+      feedFetches.set(feedFetchKey(row), row);
       return true;
     },
 
@@ -283,6 +286,11 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
       return events.length;
     },
   };
+}
+
+/** One row per fetcher a day: a later fetch replaces an earlier one waiting in the buffer. */
+function feedFetchKey(row: repository.FeedFetchRow): string {
+  return `${row.day} ${row.fetcher} ${row.fetcher_key}`;
 }
 
 function dayBefore(day: string): string {
