@@ -22,7 +22,9 @@ import { type FediversePeer, startFediversePeer } from "../support/fediverse-pee
 // deliveries are answered 401 and change nothing. The blog runs in this process on a real port,
 // with its queue and store in the test's database.
 
-const eventually = { timeout: 10_000, interval: 25 };
+// Each step crosses two servers, a queue and a sweep: generous limits for a loaded machine.
+const eventually = { timeout: 20_000, interval: 25 };
+const SLOW = { timeout: 60_000 };
 
 interface RunningBlog {
   handle: DatabaseHandle;
@@ -110,64 +112,68 @@ describe.each(testDialects())("the blog followed from another server on $dialect
   const received = (type: string, objectId?: string) =>
     peer.received.filter((item) => item.type === type && (objectId === undefined || item.objectId === objectId));
 
-  test("is found by its handle, followed, and tells its follower about a post, its likes and replies", async () => {
-    const alice = peer.actor("alice");
-    const blogActor = await peer.lookup(`@blog@${new URL(blog.siteUrl).host}`);
-    expect(blogActor.id?.href).toBe(`${blog.siteUrl}/ap/users/blog`);
+  test(
+    "is found by its handle, followed, and tells its follower about a post, its likes and replies",
+    SLOW,
+    async () => {
+      const alice = peer.actor("alice");
+      const blogActor = await peer.lookup(`@blog@${new URL(blog.siteUrl).host}`);
+      expect(blogActor.id?.href).toBe(`${blog.siteUrl}/ap/users/blog`);
 
-    const follow = await peer.follow(alice, blogActor);
-    await vi.waitFor(() => expect(received("Accept")).toHaveLength(1), eventually);
-    expect(received("Accept")[0]).toMatchObject({ recipient: "alice", objectId: follow.id?.href });
-    const followers = await blog.services.fediverse.listFollowers({ state: "accepted" });
-    expect(followers.items).toMatchObject([{ actorUrl: alice.id.href, handle: alice.handle }]);
+      const follow = await peer.follow(alice, blogActor);
+      await vi.waitFor(() => expect(received("Accept")).toHaveLength(1), eventually);
+      expect(received("Accept")[0]).toMatchObject({ recipient: "alice", objectId: follow.id?.href });
+      const followers = await blog.services.fediverse.listFollowers({ state: "accepted" });
+      expect(followers.items).toMatchObject([{ actorUrl: alice.id.href, handle: alice.handle }]);
 
-    const post = await blog.services.posts.createPost(buildPostInput({ title: "Hello, fediverse" }));
-    const objectId = `${blog.siteUrl}/ap/posts/${post.id}`;
-    await vi.waitFor(() => expect(received("Create", objectId)).toHaveLength(1), eventually);
-    expect(received("Create", objectId)[0]).toMatchObject({ objectType: "Article", actorId: blogActor.id?.href });
+      const post = await blog.services.posts.createPost(buildPostInput({ title: "Hello, fediverse" }));
+      const objectId = `${blog.siteUrl}/ap/posts/${post.id}`;
+      await vi.waitFor(() => expect(received("Create", objectId)).toHaveLength(1), eventually);
+      expect(received("Create", objectId)[0]).toMatchObject({ objectType: "Article", actorId: blogActor.id?.href });
 
-    await peer.like(alice, blogActor, new URL(objectId));
-    await vi.waitFor(
-      async () => expect(await blog.services.fediverse.postCounts(post.id)).toMatchObject({ likes: 1 }),
-      eventually,
-    );
+      await peer.like(alice, blogActor, new URL(objectId));
+      await vi.waitFor(
+        async () => expect(await blog.services.fediverse.postCounts(post.id)).toMatchObject({ likes: 1 }),
+        eventually,
+      );
 
-    const noteId = await peer.reply(
-      alice,
-      blogActor,
-      new URL(objectId),
-      '<p>Lovely post! <script>alert("x")</script><a href="javascript:alert(1)">me</a></p>',
-    );
-    await vi.waitFor(async () => {
-      const held = await blog.services.comments.listForModeration({ status: "pending" });
-      expect(held.comments).toHaveLength(1);
-    }, eventually);
-    const [reply] = (await blog.services.comments.listForModeration({ status: "pending" })).comments;
-    expect(reply).toMatchObject({
-      postId: post.id,
-      remoteAuthor: { handle: alice.handle, url: alice.id.href },
-    });
-    expect(reply!.content).toContain("Lovely post!");
-    expect(reply!.content).not.toMatch(/script|javascript:/);
-    const before = await blog.services.comments.describeThread(post);
-    expect(before.comments.items).toEqual([]);
-    await blog.services.comments.moderate("approve", [reply!.id]);
-    const after = await blog.services.comments.describeThread(post);
-    expect(after.comments.items).toMatchObject([{ id: reply!.id, remoteAuthor: { handle: alice.handle } }]);
-    expect(await blog.services.fediverse.postCounts(post.id)).toEqual({ likes: 1, boosts: 0, replies: 1 });
+      const noteId = await peer.reply(
+        alice,
+        blogActor,
+        new URL(objectId),
+        '<p>Lovely post! <script>alert("x")</script><a href="javascript:alert(1)">me</a></p>',
+      );
+      await vi.waitFor(async () => {
+        const held = await blog.services.comments.listForModeration({ status: "pending" });
+        expect(held.comments).toHaveLength(1);
+      }, eventually);
+      const [reply] = (await blog.services.comments.listForModeration({ status: "pending" })).comments;
+      expect(reply).toMatchObject({
+        postId: post.id,
+        remoteAuthor: { handle: alice.handle, url: alice.id.href },
+      });
+      expect(reply!.content).toContain("Lovely post!");
+      expect(reply!.content).not.toMatch(/script|javascript:/);
+      const before = await blog.services.comments.describeThread(post);
+      expect(before.comments.items).toEqual([]);
+      await blog.services.comments.moderate("approve", [reply!.id]);
+      const after = await blog.services.comments.describeThread(post);
+      expect(after.comments.items).toMatchObject([{ id: reply!.id, remoteAuthor: { handle: alice.handle } }]);
+      expect(await blog.services.fediverse.postCounts(post.id)).toEqual({ likes: 1, boosts: 0, replies: 1 });
 
-    await peer.deleteNote(alice, blogActor, noteId);
-    await vi.waitFor(
-      async () => expect((await blog.services.comments.describeThread(post)).comments.items).toEqual([]),
-      eventually,
-    );
+      await peer.deleteNote(alice, blogActor, noteId);
+      await vi.waitFor(
+        async () => expect((await blog.services.comments.describeThread(post)).comments.items).toEqual([]),
+        eventually,
+      );
 
-    await blog.services.posts.updatePost(post.id, { ...buildPostInput({ title: post.title }), published: false });
-    await vi.waitFor(() => expect(received("Delete", objectId)).toHaveLength(1), eventually);
-    expect(received("Delete", objectId)[0]).toMatchObject({ objectType: "Tombstone" });
-  });
+      await blog.services.posts.updatePost(post.id, { ...buildPostInput({ title: post.title }), published: false });
+      await vi.waitFor(() => expect(received("Delete", objectId)).toHaveLength(1), eventually);
+      expect(received("Delete", objectId)[0]).toMatchObject({ objectType: "Tombstone" });
+    },
+  );
 
-  test("answers 401 to unsigned and forged deliveries, which change nothing", async () => {
+  test("answers 401 to unsigned and forged deliveries, which change nothing", SLOW, async () => {
     const alice = peer.actor("alice");
     const mallory = peer.actor("mallory");
     const blogActor = await peer.lookup(`@blog@${new URL(blog.siteUrl).host}`);
