@@ -66,7 +66,7 @@ export async function sweepDeliveries(deps: DeliveryDeps): Promise<SweepReport> 
       report.skipped += 1;
       continue;
     }
-    await sendOrUndo(deps, claim, () => deleteActivity(deps.context(), due.postId, deps.now()));
+    await sendOrUndo(deps, claim, (context) => deleteActivity(context, due.postId, deps.now()));
     report.deleted += 1;
   }
   return report;
@@ -75,26 +75,29 @@ export async function sweepDeliveries(deps: DeliveryDeps): Promise<SweepReport> 
 async function announce(deps: DeliveryDeps, due: DueAnnouncement): Promise<keyof SweepReport> {
   const isUpdate = due.sent?.state === "created";
   const claim = { postId: due.postId, from: due.sent, to: { state: "created" as const, sentVersion: due.version } };
-  if (!(await claimSend(deps.db, claim))) return "skipped";
   const stale = due.sent === undefined && deps.now().getTime() - Date.parse(due.publicSince) > SWEEP_WINDOW_MS;
-  if (stale) return "skipped";
+  if (stale) {
+    await claimSend(deps.db, claim);
+    return "skipped";
+  }
+  // Read before the claim, so a failure here leaves the change for the next sweep.
   const post = await deps.findPublicPost(due.postId);
-  // Unpublished between the list and now: the next sweep sends its Delete.
+  // Unpublished between the list and now: nothing to announce.
   if (!post) return "skipped";
-  await sendOrUndo(deps, claim, () => {
-    const context = deps.context();
-    return isUpdate ? updateActivity(context, deps.siteUrl, post) : createActivityFor(context, deps.siteUrl, post);
-  });
+  if (!(await claimSend(deps.db, claim))) return "skipped";
+  await sendOrUndo(deps, claim, (context) =>
+    isUpdate ? updateActivity(context, deps.siteUrl, post) : createActivityFor(context, deps.siteUrl, post),
+  );
   return isUpdate ? "updated" : "created";
 }
 
 async function sendOrUndo(
   deps: DeliveryDeps,
   claim: Parameters<typeof claimSend>[1],
-  activity: () => Create | Update | Delete,
+  activity: (context: Context<void>) => Create | Update | Delete,
 ): Promise<void> {
   const context = deps.context();
-  const built = activity();
+  const built = activity(context);
   try {
     await context.sendActivity({ identifier: BLOG_ACTOR }, "followers", built, {
       preferSharedInbox: true,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createFederation, type Federation } from "@fedify/fedify";
 import { Accept, Follow, Reject } from "@fedify/vocab";
 import type { Kysely } from "kysely";
+import { isDomainError } from "#domain/errors.ts";
 import { fediverseHandle } from "#domain/fediverse.ts";
 import type { Dialect } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
@@ -134,42 +135,51 @@ export async function createBlogFederation(options: BlogFederationOptions) {
     );
   }
 
-  const worker = createWorker({ federation, queue, kv, sweep, sweepIntervalMs: options.sweepIntervalMs, onError });
-  function onError(error: unknown) {
-    options.onError?.(error);
-  }
-  function sweep(): Promise<SweepReport> {
-    return sweepDeliveries({
+  const sweep = (): Promise<SweepReport> =>
+    sweepDeliveries({
       db,
       siteUrl,
       now,
       context,
-      findPublicPost: (id) => services.posts.findPublicPost(id).catch(() => undefined),
+      // No longer public: the next sweep sends its Delete. Any other failure stops the sweep.
+      findPublicPost: (id) =>
+        services.posts.findPublicPost(id).catch((error: unknown) => {
+          if (isDomainError(error)) return undefined;
+          throw error;
+        }),
     });
-  }
+  const worker = createWorker({
+    federation,
+    queue,
+    kv,
+    sweep,
+    sweepIntervalMs: options.sweepIntervalMs,
+    onError: (error) => options.onError?.(error),
+  });
+
+  const requestHandle: FederationHandle = {
+    acceptFollower: async (followerId) => {
+      const follower = await services.fediverse.approveFollower(followerId);
+      if (follower) await answerFollow(follower, "accept");
+    },
+    rejectFollower: async (followerId) => {
+      const follower = await services.fediverse.removeFollower(followerId);
+      if (follower) await answerFollow(follower, "reject");
+    },
+    handleUrl: () => fediverseHandle(handle, siteUrl),
+  };
 
   return {
     federation,
-    /** Answers the actor, WebFinger, NodeInfo, Articles and the inbox (server/http-federation.ts). */
     /** Counts an inbox POST against its server's budget, ahead of fetch (429 once it is spent). */
     inboxRateLimit,
+    /** Answers the actor, WebFinger, NodeInfo, Articles and the inbox (server/http-federation.ts). */
     fetch: (
       request: Request,
       handlers: { onNotFound: () => Promise<Response>; onNotAcceptable: () => Promise<Response> },
     ) => federation.fetch(request, { contextData: undefined, ...handlers }),
     /** What the request context hands admin actions (server/request-context.ts). */
-    requestHandle: {
-      acceptFollower: async (followerId) => {
-        const follower = await services.fediverse.approveFollower(followerId);
-        if (follower) await answerFollow(follower, "accept");
-      },
-      rejectFollower: async (followerId) => {
-        const follower = await services.fediverse.removeFollower(followerId);
-        if (follower) await answerFollow(follower, "reject");
-      },
-      handleUrl: () => fediverseHandle(handle, siteUrl),
-    } satisfies FederationHandle as FederationHandle,
-    answerFollow,
+    requestHandle,
     /** One comparison of what is public with what was sent; the worker runs it on a timer. */
     sweep,
     /** Starts delivering: the queue's listener and the sweep. Call once, at boot. */
