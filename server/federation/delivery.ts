@@ -99,11 +99,10 @@ async function sendOrUndo(
   const context = deps.context();
   const built = activity(context);
   try {
-    await context.sendActivity({ identifier: BLOG_ACTOR }, "followers", built, {
-      preferSharedInbox: true,
-      // Create, Update and Delete of one post reach each server in that order.
-      orderingKey: postObjectUri(context, claim.postId).href,
-    });
+    // No ordering key: with one, Fedify queues the fan-out a row at a time. Create, Update and
+    // Delete of a post are sweeps apart; a Delete that overtakes a retried Create leaves
+    // Mastodon a tombstone that refuses the late Create.
+    await context.sendActivity({ identifier: BLOG_ACTOR }, "followers", built, { preferSharedInbox: true });
   } catch (error) {
     await undoClaim(deps.db, claim);
     throw error;

@@ -26,7 +26,14 @@ export async function writeKv(
   await db
     .insertInto("fedify_kv")
     .values({ key, value, expires_at: expiresAt })
-    .onConflict((conflict) => conflict.column("key").doUpdateSet({ value, expires_at: expiresAt }))
+    .onConflict((conflict) => {
+      const update = conflict.column("key").doUpdateSet({ value, expires_at: expiresAt });
+      // Fedify stores some entries again on every delivery: one unchanged, and kept for good,
+      // writes nothing. A time to live is always written, as it starts again.
+      return expiresAt === null
+        ? update.where((eb) => eb.or([eb("fedify_kv.value", "<>", value), eb("fedify_kv.expires_at", "is not", null)]))
+        : update;
+    })
     .execute();
 }
 
