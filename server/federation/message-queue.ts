@@ -10,7 +10,7 @@ import type { Database } from "../db/schema.ts";
 import {
   claimMessages,
   countQueuedMessages,
-  deleteMessage,
+  deleteMessages,
   extendClaims,
   insertMessages,
   releaseMessageClaims,
@@ -31,8 +31,9 @@ type Handler = (message: unknown) => Promise<void> | void;
  * Fedify's message queue in the blog's database (docs/decisions/0015-fediverse.md): fan-out,
  * deliveries and their retries are rows in `fedify_messages`, so they survive a restart and
  * several app servers on one PostgreSQL database share them without taking the same message.
- * A message is deleted once its handler returns; Fedify queues its own retries (nativeRetrial
- * false), so a handler that throws is not run again by the queue. A server that dies while
+ * A message is deleted once its handler returns (those handled meanwhile together, before the
+ * listener's next claim); Fedify queues its own retries (nativeRetrial false), so a handler
+ * that throws is not run again by the queue. A server that dies while
  * handling leaves its claims to lapse and be taken again: delivery is at least once, exactly
  * once across an orderly stop, which lets the handlers in flight finish first.
  */
@@ -95,6 +96,10 @@ export class DatabaseMessageQueue implements MessageQueue {
   async listen(handler: Handler, options?: MessageQueueListenOptions): Promise<void> {
     const signal = options?.signal;
     const inFlight = new Map<number, Promise<void>>();
+    // Handled messages, deleted together before the next claim: one write for a batch, not one each.
+    const handled: number[] = [];
+    const forgetHandled = () =>
+      handled.length === 0 ? Promise.resolve() : deleteMessages(this.#db, handled.splice(0)).catch(() => {});
     // Set by a finished handler or a local enqueue, so a wake-up between claim and sleep is not lost.
     let woken = false;
     let wake: () => void = () => {};
@@ -108,11 +113,13 @@ export class DatabaseMessageQueue implements MessageQueue {
     }, this.#leaseMs / 3);
     try {
       while (!signal?.aborted) {
+        await forgetHandled();
         const room = this.#concurrency - inFlight.size;
         const claimed = room > 0 ? await this.#claim(room) : [];
         for (const message of claimed) {
           const done = this.#handle(handler, message).finally(() => {
             inFlight.delete(message.id);
+            handled.push(message.id);
             waker();
           });
           inFlight.set(message.id, done);
@@ -134,6 +141,7 @@ export class DatabaseMessageQueue implements MessageQueue {
         });
       }
       await Promise.all(inFlight.values());
+      await forgetHandled();
     } finally {
       clearInterval(renewal);
       this.#wakers.delete(waker);
@@ -160,7 +168,6 @@ export class DatabaseMessageQueue implements MessageQueue {
     } catch {
       // Fedify has already queued its retry (or given up and reported it through onOutboxError).
     }
-    await deleteMessage(this.#db, message.id).catch(() => {});
   }
 
   #leaseUntil(): string {

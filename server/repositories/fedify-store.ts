@@ -179,8 +179,9 @@ export async function extendClaims(db: Kysely<Database>, ids: readonly number[],
   await db.updateTable("fedify_messages").set({ claimed_until: leaseUntil }).where("id", "in", ids).execute();
 }
 
-export async function deleteMessage(db: Kysely<Database>, id: number): Promise<void> {
-  await db.deleteFrom("fedify_messages").where("id", "=", id).execute();
+export async function deleteMessages(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom("fedify_messages").where("id", "in", ids).execute();
 }
 
 /**
