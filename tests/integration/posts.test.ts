@@ -187,6 +187,9 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
         "0014-post-canonical-url",
         "0015-newsletter",
         "0016-post-newsletter",
+        "0017-fediverse",
+        "0018-fedify-store",
+        "0019-analytics",
       ]);
       const found = await blog.services.posts.listPublishedPosts("heron");
       expect(found.total).toBe(3);

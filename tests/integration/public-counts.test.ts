@@ -114,6 +114,9 @@ describe.each(testDialects())("public post counts on $dialect", ({ dialect, skip
       "0014-post-canonical-url",
       "0015-newsletter",
       "0016-post-newsletter",
+      "0017-fediverse",
+      "0018-fedify-store",
+      "0019-analytics",
     ]);
     expect(await counts()).toEqual({ total: 2, listed: 2, byCategory: { Design: 2 } });
   });
