@@ -143,14 +143,15 @@ export async function listTotalsByHour(db: Db, day: string): Promise<SeriesPoint
   return rows.map((row) => ({ bucket: row.hour, ...figures(row) }));
 }
 
-/** Distinct visitors whose page views were counted at or after `since` (ISO UTC). */
-export async function countVisitorsSince(db: Db, since: string): Promise<number> {
-  const row = await db
+/** Distinct visitors whose page views were counted from `since` (up to `until`, if given; ISO UTC). */
+export async function countVisitorsSince(db: Db, since: string, until?: string): Promise<number> {
+  let query = db
     .selectFrom("analytics_events")
     .select(sql<number | string>`count(distinct visitor_key)`.as("visitors"))
     .where("occurred_at", ">=", since)
-    .where("kind", "=", "view")
-    .executeTakeFirstOrThrow();
+    .where("kind", "=", "view");
+  if (until !== undefined) query = query.where("occurred_at", "<=", until);
+  const row = await query.executeTakeFirstOrThrow();
   return Number(row.visitors);
 }
 

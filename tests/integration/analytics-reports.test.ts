@@ -154,10 +154,11 @@ describe.each(testDialects())("the Analytics screen's figures on $dialect", ({ d
     await insertEvent(handle.db, { at: "2026-03-05T09:58:00.000Z", visitor: "reader-1" });
     await insertEvent(handle.db, { at: "2026-03-05T09:59:00.000Z", visitor: "reader-2" });
     await insertEvent(handle.db, { at: "2026-03-05T09:59:30.000Z", visitor: "lost", kind: "not_found" });
+    await insertEvent(handle.db, { at: "2026-03-05T10:30:00.000Z", visitor: "later" });
     // All of them rolled up already.
     await handle.db
       .insertInto("analytics_rollup_state")
-      .values({ name: "events", through_id: 5, seen_id: 5, seen_at: "2026-03-05T10:00:00.000Z" })
+      .values({ name: "events", through_id: 6, seen_id: 6, seen_at: "2026-03-05T10:00:00.000Z" })
       .execute();
 
     const report = await services.analyticsReports.report(rangeOf({}), "UTC");
