@@ -14,6 +14,8 @@ import { sql } from "kysely";
 import { ANALYTICS_SETTINGS_KEY } from "../domain/analytics.ts";
 import { addDays, readAnalyticsRange } from "../domain/analytics-ranges.ts";
 import { type DatabaseHandle, openDatabase } from "../server/db/connect.ts";
+import { readRollupTail } from "../server/repositories/analytics.ts";
+import { countVisitorsSince } from "../server/repositories/analytics-reports.ts";
 import { writeSetting } from "../server/repositories/settings.ts";
 import { createAnalyticsReports } from "../server/services/analytics-reports.ts";
 import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
@@ -199,9 +201,10 @@ async function benchServer(): Promise<void> {
 }
 
 /** 10 million events over the retention, written by the database itself; a year of rollups beside them. */
-async function seed(handle: DatabaseHandle, today: string): Promise<void> {
+async function seed(handle: DatabaseHandle, today: string, now: Date): Promise<void> {
   const { db, dialect } = handle;
-  const end = Date.parse(`${today}T23:59:59Z`);
+  // The newest event is now: "visitors now" reads the last five minutes' worth.
+  const end = now.getTime();
   const spacing = (RETENTION_DAYS * 86_400) / EVENTS;
   const chunk = 1_000_000;
   for (let start = 0; start < EVENTS; start += chunk) {
@@ -329,7 +332,7 @@ async function benchQueries(): Promise<void> {
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
     const started = performance.now();
-    await seed(handle, today);
+    await seed(handle, today, now);
     const seeded = (performance.now() - started) / 1000;
     const reports = createAnalyticsReports({ db: handle.db, now: () => now });
     const range = (key: string) => {
@@ -347,6 +350,14 @@ async function benchQueries(): Promise<void> {
     for (const key of ["today", "7d", "30d", "12m"]) {
       print(`report, ${key}`, await timed(() => reports.report(range(key), "UTC")));
     }
+    print(
+      `the tail alone (readRollupTail, ${TAIL.toLocaleString("en-US")} events)`,
+      await timed(() => readRollupTail(handle.db, {})),
+    );
+    print(
+      "visitors now alone (last 5 minutes)",
+      await timed(() => countVisitorsSince(handle.db, new Date(now.getTime() - 5 * 60_000).toISOString())),
+    );
     print("a post's 30 days (editor)", await timed(() => reports.postViews("/blog/post-7", "UTC")));
     print(
       "CSV export, 30 days",

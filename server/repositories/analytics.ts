@@ -1,5 +1,6 @@
-import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { AnalyticsDimension } from "#domain/analytics.ts";
+import { addDeltas, countDelta, type DailyDelta, type Delta, type HourlyDelta } from "../analytics/delta.ts";
 import type { Database } from "../db/schema.ts";
 
 /**
@@ -73,57 +74,79 @@ export async function purgeRawBefore(
   return { events: Number(events.numDeletedRows), feedFetches: Number(feedFetches.numDeletedRows) };
 }
 
-interface DimensionRule {
-  kind: "view" | "not_found";
-  /** The value an event gives the dimension, as SQL over the alias `e` (or `prior`). */
-  value: (alias: string) => RawBuilder<string>;
-  /** Events without a value (no campaign, no country) do not count in it. */
-  needsValue?: true;
-}
-
-const column = (name: string) => (alias: string) => sql<string>`${sql.ref(`${alias}.${name}`)}`;
-
-const DIMENSIONS: Record<AnalyticsDimension, DimensionRule> = {
-  total: { kind: "view", value: () => sql<string>`''` },
-  path: { kind: "view", value: column("path") },
-  source: { kind: "view", value: (alias) => sql<string>`coalesce(${sql.ref(`${alias}.source`)}, '')` },
-  campaign: { kind: "view", value: column("utm_campaign"), needsValue: true },
-  browser: { kind: "view", value: column("browser") },
-  os: { kind: "view", value: column("os") },
-  device: { kind: "view", value: column("device") },
-  screen: { kind: "view", value: column("screen") },
-  country: { kind: "view", value: column("country"), needsValue: true },
-  not_found: { kind: "not_found", value: column("path") },
-};
-
 /** Days to keep, both ends included; none: every day. */
 export interface DayBounds {
   fromDay?: string;
   toDay?: string;
 }
 
-/**
- * Applied to the grouped rows, not in SQL: a day condition there leads SQLite to walk the
- * (day, visitor_key) index over every raw event of the range instead of the short id range.
- */
 function within({ fromDay, toDay }: DayBounds, day: string): boolean {
   return (fromDay === undefined || day >= fromDay) && (toDay === undefined || day <= toDay);
 }
 
-export interface DeltaRow {
-  day: string;
-  value: string;
-  views: number;
-  /** Visitors not counted in the same day and value by the events up to `afterId`: add them to the rollup's. */
-  visitors: number;
-}
+/** Events read at a time: a long tail (a server stopped for a while) stays within a few megabytes. */
+const DELTA_CHUNK = 5000;
+
+const COUNTED_COLUMNS = [
+  "id",
+  "day",
+  "hour",
+  "kind",
+  "path",
+  "visitor_key",
+  "source",
+  "utm_campaign",
+  "browser",
+  "os",
+  "device",
+  "screen",
+  "country",
+] as const;
 
 /**
- * Views and visitors of the events with `afterId < id <= throughId` (no bound: all of them),
- * per day and value of one dimension. A visitor counts only if no earlier event (id ≤ afterId)
- * of the same day and value carries their key, so these figures add to the rollup's for an
- * exact count; the earlier events are found through the (day, visitor_key) index.
+ * What the events with `afterId < id <= throughId` (no bound: all of them) add to rollups that
+ * hold the events up to `afterId` (server/analytics/delta.ts). Read a chunk at a time: the chunk,
+ * then the earlier events of that day of its visitors, through the (day, visitor_key) index.
  */
+async function readDelta(db: Kysely<Database>, { afterId, throughId }: { afterId: number; throughId?: number }) {
+  let delta: Delta = { daily: [], hourly: [] };
+  for (let from = afterId; ;) {
+    let chunk = db
+      .selectFrom("analytics_events")
+      .select(COUNTED_COLUMNS)
+      .where("id", ">", from)
+      .orderBy("id")
+      .limit(DELTA_CHUNK);
+    if (throughId !== undefined) chunk = chunk.where("id", "<=", throughId);
+    const events = await chunk.execute();
+    if (events.length === 0) return delta;
+    const last = Number(events.at(-1)?.id);
+    const earlier = await db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom("analytics_events")
+          .select(["day", "visitor_key"])
+          .distinct()
+          .where("id", ">", from)
+          .where("id", "<=", last)
+          .as("visitors"),
+      )
+      .innerJoin("analytics_events as e", (join) =>
+        join.onRef("e.day", "=", "visitors.day").onRef("e.visitor_key", "=", "visitors.visitor_key"),
+      )
+      .select(COUNTED_COLUMNS.map((name) => `e.${name}` as const))
+      .where("e.id", "<=", from)
+      .execute();
+    delta = addDeltas(delta, countDelta(events, earlier));
+    if (events.length < DELTA_CHUNK) return delta;
+    from = last;
+  }
+}
+
+export type DeltaRow = Omit<DailyDelta, "dimension">;
+export type HourDeltaRow = HourlyDelta;
+
+/** One dimension's part of the delta after `afterId`, per day and value, within `days`. */
 export async function aggregateEventsAfter(
   db: Kysely<Database>,
   {
@@ -133,63 +156,25 @@ export async function aggregateEventsAfter(
     ...days
   }: { afterId: number; throughId?: number; dimension: AnalyticsDimension } & DayBounds,
 ): Promise<DeltaRow[]> {
-  const rule = DIMENSIONS[dimension];
-  const value = rule.value("e");
-  // PostgreSQL refuses a constant in GROUP BY: the total groups by day alone. Grouping by
-  // `day || ''`, which no index holds, keeps SQLite on the short id range: by `day` alone it
-  // would walk the (day, visitor_key) index over every raw event to get them in day order.
-  const rows = await sql<{ day: string; value: string; views: number | string; visitors: number | string }>`
-    select e.day || '' as day, ${value} as value, count(*) as views,
-      count(distinct case when not exists (
-        select 1 from analytics_events prior
-        where prior.day = e.day and prior.visitor_key = e.visitor_key and prior.id <= ${afterId}
-          and prior.kind = ${rule.kind} and ${rule.value("prior")} = ${value}
-      ) then e.visitor_key end) as visitors
-    from analytics_events e
-    where e.id > ${afterId}
-      ${throughId === undefined ? sql`` : sql`and e.id <= ${throughId}`}
-      and e.kind = ${rule.kind}
-      ${rule.needsValue ? sql`and ${value} is not null` : sql``}
-    group by e.day || ''${dimension === "total" ? sql`` : sql`, ${value}`}
-  `.execute(db);
-  return rows.rows
-    .filter((row) => within(days, row.day))
-    .map((row) => ({ ...row, views: Number(row.views), visitors: Number(row.visitors) }));
+  const { daily } = await readDelta(db, { afterId, throughId });
+  return daily
+    .filter((row) => row.dimension === dimension && within(days, row.day))
+    .map(({ dimension: _dimension, ...row }) => row);
 }
 
-export interface HourDeltaRow {
-  hour: string;
-  views: number;
-  visitors: number;
-}
-
-/** As aggregateEventsAfter, per hour of the views: the "today" chart's figures to add. */
+/** The hours' part of the delta after `afterId`, within `days`: the "today" chart's figures to add. */
 export async function aggregateHoursAfter(
   db: Kysely<Database>,
   { afterId, throughId, ...days }: { afterId: number; throughId?: number } & DayBounds,
 ): Promise<HourDeltaRow[]> {
-  const rows = await sql<{ hour: string; views: number | string; visitors: number | string }>`
-    select e.hour as hour, count(*) as views,
-      count(distinct case when not exists (
-        select 1 from analytics_events prior
-        where prior.day = e.day and prior.visitor_key = e.visitor_key and prior.id <= ${afterId}
-          and prior.kind = 'view' and prior.hour = e.hour
-      ) then e.visitor_key end) as visitors
-    from analytics_events e
-    where e.id > ${afterId}
-      ${throughId === undefined ? sql`` : sql`and e.id <= ${throughId}`}
-      and e.kind = 'view'
-    group by e.hour
-  `.execute(db);
-  return rows.rows
-    .filter((row) => within(days, row.hour.slice(0, 10)))
-    .map((row) => ({ ...row, views: Number(row.views), visitors: Number(row.visitors) }));
+  const { hourly } = await readDelta(db, { afterId, throughId });
+  return hourly.filter((row) => within(days, row.hour.slice(0, 10)));
 }
 
 const ROLLUP_NAME = "events";
 
 export interface RollupTail {
-  daily: (DeltaRow & { dimension: AnalyticsDimension })[];
+  daily: DailyDelta[];
   hourly: HourDeltaRow[];
 }
 
@@ -199,13 +184,11 @@ export interface RollupTail {
  * figures. Read-only; the tail is the minute or two since the last pass.
  */
 export async function readRollupTail(db: Kysely<Database>, bounds: DayBounds): Promise<RollupTail> {
-  const afterId = await readRollupWatermark(db);
-  const daily: RollupTail["daily"] = [];
-  for (const dimension of Object.keys(DIMENSIONS) as AnalyticsDimension[]) {
-    const rows = await aggregateEventsAfter(db, { afterId, dimension, ...bounds });
-    daily.push(...rows.map((row) => ({ ...row, dimension })));
-  }
-  return { daily, hourly: await aggregateHoursAfter(db, { afterId, ...bounds }) };
+  const { daily, hourly } = await readDelta(db, { afterId: await readRollupWatermark(db) });
+  return {
+    daily: daily.filter((row) => within(bounds, row.day)),
+    hourly: hourly.filter((row) => within(bounds, row.hour.slice(0, 10))),
+  };
 }
 
 /** The rollups hold exactly the events with `id <= through_id`. */
@@ -259,24 +242,22 @@ export async function rollUpEvents(
     if (Number(claimed.numUpdatedRows) === 0 || throughId === previousThrough) {
       return { throughId: previousThrough, events: 0 };
     }
-    const range = { afterId: previousThrough, throughId };
-    let events = 0;
-    for (const dimension of Object.keys(DIMENSIONS) as AnalyticsDimension[]) {
-      const rows = await aggregateEventsAfter(trx, { ...range, dimension });
-      if (dimension === "total" || dimension === "not_found") events += rows.reduce((sum, row) => sum + row.views, 0);
-      await addDaily(trx, dimension, rows);
-      await addMonthly(trx, dimension, rows);
-    }
-    await addHourly(trx, await aggregateHoursAfter(trx, range));
+    const delta = await readDelta(trx, { afterId: previousThrough, throughId });
+    const events = delta.daily
+      .filter((row) => row.dimension === "total" || row.dimension === "not_found")
+      .reduce((sum, row) => sum + row.views, 0);
+    await addDaily(trx, delta.daily);
+    await addMonthly(trx, delta.daily);
+    await addHourly(trx, delta.hourly);
     return { throughId, events };
   });
 }
 
-async function addDaily(trx: Transaction<Database>, dimension: AnalyticsDimension, rows: DeltaRow[]): Promise<void> {
+async function addDaily(trx: Transaction<Database>, rows: DailyDelta[]): Promise<void> {
   for (let start = 0; start < rows.length; start += EVENT_BATCH_ROWS) {
     await trx
       .insertInto("analytics_daily")
-      .values(rows.slice(start, start + EVENT_BATCH_ROWS).map((row) => ({ ...row, dimension })))
+      .values(rows.slice(start, start + EVENT_BATCH_ROWS))
       .onConflict((conflict) =>
         conflict.columns(["day", "dimension", "value"]).doUpdateSet((eb) => ({
           views: eb(eb.ref("analytics_daily.views"), "+", eb.ref("excluded.views")),
@@ -288,15 +269,15 @@ async function addDaily(trx: Transaction<Database>, dimension: AnalyticsDimensio
 }
 
 /** The same delta per month: a month's visitors are the sum of its days'. */
-async function addMonthly(trx: Transaction<Database>, dimension: AnalyticsDimension, rows: DeltaRow[]): Promise<void> {
+async function addMonthly(trx: Transaction<Database>, rows: DailyDelta[]): Promise<void> {
   const months = new Map<
     string,
     { month: string; dimension: string; value: string; views: number; visitors: number }
   >();
   for (const row of rows) {
     const month = row.day.slice(0, 7);
-    const key = `${month}\n${row.value}`;
-    const sum = months.get(key) ?? { month, dimension, value: row.value, views: 0, visitors: 0 };
+    const key = `${month}\n${row.dimension}\n${row.value}`;
+    const sum = months.get(key) ?? { month, dimension: row.dimension, value: row.value, views: 0, visitors: 0 };
     sum.views += row.views;
     sum.visitors += row.visitors;
     months.set(key, sum);
