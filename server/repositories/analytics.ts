@@ -216,33 +216,30 @@ export async function rollUpEvents(
     .values({ name: ROLLUP_NAME, through_id: 0, seen_id: 0, seen_at: new Date(0).toISOString() })
     .onConflict((conflict) => conflict.column("name").doNothing())
     .execute();
+  const state = await db
+    .selectFrom("analytics_rollup_state")
+    .selectAll()
+    .where("name", "=", ROLLUP_NAME)
+    .executeTakeFirstOrThrow();
+  const previousThrough = Number(state.through_id);
+  if (Date.parse(state.seen_at) > now.getTime() - settleMs) return { throughId: previousThrough, events: 0 };
+  const throughId = Math.max(previousThrough, Number(state.seen_id));
+  // Counted before the transaction, which then only claims and adds: SQLite's one connection
+  // (and its write lock) is held for the few upserts, not for reading a minute of events.
+  const delta = throughId > previousThrough ? await readDelta(db, { afterId: previousThrough, throughId }) : undefined;
+  const max = await db
+    .selectFrom("analytics_events")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .executeTakeFirst();
   return db.transaction().execute(async (trx) => {
-    const state = await trx
-      .selectFrom("analytics_rollup_state")
-      .selectAll()
-      .where("name", "=", ROLLUP_NAME)
-      .executeTakeFirstOrThrow();
-    const previousThrough = Number(state.through_id);
-    const settled = Date.parse(state.seen_at) <= now.getTime() - settleMs;
-    const throughId = settled ? Math.max(previousThrough, Number(state.seen_id)) : previousThrough;
-    const max = await trx
-      .selectFrom("analytics_events")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirst();
     const claimed = await trx
       .updateTable("analytics_rollup_state")
-      .set({
-        through_id: throughId,
-        seen_id: settled ? Number(max?.id ?? 0) : Number(state.seen_id),
-        seen_at: settled ? now.toISOString() : state.seen_at,
-      })
+      .set({ through_id: throughId, seen_id: Number(max?.id ?? 0), seen_at: now.toISOString() })
       .where("name", "=", ROLLUP_NAME)
       .where("through_id", "=", previousThrough)
+      .where("seen_id", "=", Number(state.seen_id))
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0 || throughId === previousThrough) {
-      return { throughId: previousThrough, events: 0 };
-    }
-    const delta = await readDelta(trx, { afterId: previousThrough, throughId });
+    if (Number(claimed.numUpdatedRows) === 0 || !delta) return { throughId: previousThrough, events: 0 };
     const events = delta.daily
       .filter((row) => row.dimension === "total" || row.dimension === "not_found")
       .reduce((sum, row) => sum + row.views, 0);
