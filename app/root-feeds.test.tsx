@@ -2,7 +2,7 @@ import { renderToString } from "react-dom/server";
 import { createRoutesStub, Outlet } from "react-router";
 import { describe, expect, it } from "vitest";
 import { staticPage } from "./lib/static-page";
-import { Layout, links, meta } from "./root";
+import { Layout, meta } from "./root";
 import { meta as categoryMeta } from "./routes/site/category";
 
 const site = { title: "Jane's Garden", description: "Essays on soil.", siteUrl: "https://garden.example" };
@@ -21,7 +21,6 @@ function renderHead(path: string): string {
         </Layout>
       ),
       loader: () => rootData,
-      links: links as never,
       meta: meta as never,
       children: [
         { id: "home", index: true, Component: () => null, handle: staticPage },

@@ -8,6 +8,8 @@ import { InlineStylesContext } from "./lib/inline-styles";
 import { isDomainError } from "#domain/errors.ts";
 import { countsViews, pageScript } from "./lib/page-script";
 import { pageHydrates } from "./lib/static-page";
+import { useSite } from "./lib/use-site";
+import { lookStylesheet, MANIFEST_PATH, SITE_ICON_PATHS } from "#domain/site-look.ts";
 
 /** Resolves the signed-in admin once per request, for every loader and action below. */
 const sessionMiddleware: Route.MiddlewareFunction = async ({ request, context }) => {
@@ -45,8 +47,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
-
 /** Routes below replace this with their own; it covers errors that reach the root. */
 export const meta: Route.MetaFunction = withSite(({ error }) => (error ? errorMeta(error) : pageMeta("Home")));
 
@@ -54,7 +54,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const inlineStyles = useContext(InlineStylesContext);
   const matches = useMatches();
   const hydrates = pageHydrates(matches);
-  const inlineCss = hydrates ? inlineStyles?.everything : inlineStyles?.readers;
+  const site = useSite();
+  // The writer's accent and typeface reach readers' pages as custom properties after the
+  // stylesheet, in the same inline element: no request, no style attribute (docs/decisions/0017).
+  const inlineCss = hydrates ? inlineStyles?.everything : `${inlineStyles?.readers ?? ""}${lookStylesheet(site)}`;
   const countViews = countsViews(matches, useRouteLoaderData<typeof loader>("root")?.countViews === true);
   return (
     <html lang="en" suppressHydrationWarning>
@@ -66,6 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <style suppressHydrationWarning dangerouslySetInnerHTML={{ __html: inlineCss ?? "" }} />
         <Meta />
         <Links />
+        <SiteIconLinks siteIcon={site.siteIcon} />
         {/* Every page names the blog's feeds, so a reader pointed at any page finds them; a
             links function cannot read the blog's name, so the layout writes them. */}
         {feedLinks(siteNameFrom(matches)).map((link) => (
@@ -85,6 +89,21 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : null}
       </body>
     </html>
+  );
+}
+
+/** The writer's icon at the sizes browsers ask for, or the product's own favicon while there is none. */
+function SiteIconLinks({ siteIcon }: { siteIcon: string }) {
+  if (!siteIcon) return <link rel="icon" href="/favicon.svg" type="image/svg+xml" />;
+  const { favicon, appleTouchIcon } = SITE_ICON_PATHS;
+  // The hash in the query string gives a new icon a new address, past the browser's cache.
+  const version = `?v=${siteIcon.slice(0, 12)}`;
+  return (
+    <>
+      <link rel="icon" href={`${favicon.path}${version}`} sizes="32x32" type="image/png" />
+      <link rel="apple-touch-icon" href={`${appleTouchIcon.path}${version}`} sizes="180x180" />
+      <link rel="manifest" href={`${MANIFEST_PATH}${version}`} />
+    </>
   );
 }
 

@@ -44,7 +44,7 @@ export default [
         route("invite", "routes/admin/users-invite.tsx"),
         route("manage", "routes/admin/users-manage.tsx"),
       ]),
-      route("settings", "routes/admin/settings.tsx"),
+      route("settings", "routes/admin/settings.tsx", [route("images", "routes/admin/settings-images.tsx")]),
       route("settings/activity", "routes/admin/activity.tsx"),
       route("account", "routes/admin/account.tsx", [
         route("profile", "routes/admin/account-profile.tsx"),

@@ -12,6 +12,8 @@ const SAVED = {
   footerText: "",
   emailFromName: "",
   emailReplyTo: "",
+  accentColor: "",
+  bodyTypeface: "sans",
 };
 
 describe("the email settings", () => {

@@ -1,6 +1,13 @@
 import { z } from "./zod.ts";
 import { EMAIL_MAX } from "./account.ts";
 import { defineForm, formText } from "./forms.ts";
+import {
+  accentContrastProblem,
+  BODY_TYPEFACE_NAMES,
+  HEX_COLOR_PATTERN,
+  LOGO_VALUE_PATTERN,
+  SITE_ICON_VALUE_PATTERN,
+} from "./site-look.ts";
 
 export const SITE_TITLE_MAX = 80;
 export const SITE_DESCRIPTION_MAX = 300;
@@ -61,15 +68,35 @@ export const siteSettingsSchema = z.object({
       (value) => value === "" || (value.length <= EMAIL_MAX && z.email().safeParse(value).success),
       "Reply-To must be a valid email address",
     ),
+  // Blank means the product's own accent; a colour is checked in both themes (docs/decisions/0017).
+  accentColor: z
+    .string()
+    .trim()
+    .refine((value) => value === "" || HEX_COLOR_PATTERN.test(value), "Accent colour must look like #1d6b3a")
+    .transform((value) => value.toLowerCase())
+    .superRefine((value, context) => {
+      const problem = value === "" || !HEX_COLOR_PATTERN.test(value) ? undefined : accentContrastProblem(value);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    }),
+  bodyTypeface: z.enum(BODY_TYPEFACE_NAMES, { error: "Please choose one of the typefaces offered" }),
+  // Uploaded on their own forms (admin/settings-images.tsx); the settings form carries them unchanged.
+  logo: z.string().refine((value) => value === "" || LOGO_VALUE_PATTERN.test(value), "Unknown logo"),
+  siteIcon: z.string().refine((value) => value === "" || SITE_ICON_VALUE_PATTERN.test(value), "Unknown site icon"),
 });
 
 /** The site's settings as saved (or defaulted); the request context adds the address it answers on. */
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
 /** Who every email says it is from (MAIL_FROM gives the address) and where replies go. */
-export function emailSender(settings: SiteSettings): { name: string; replyTo: string | undefined } {
+export function emailSender(settings: Pick<SiteSettings, "title" | "emailFromName" | "emailReplyTo">): {
+  name: string;
+  replyTo: string | undefined;
+} {
   return { name: settings.emailFromName || settings.title, replyTo: settings.emailReplyTo || undefined };
 }
+
+/** What the settings form edits: the logo and the icon have their own upload forms. */
+export const siteSettingsFormSchema = siteSettingsSchema.omit({ logo: true, siteIcon: true });
 
 export const siteSettingsForm = defineForm({
   fields: [
@@ -82,6 +109,8 @@ export const siteSettingsForm = defineForm({
     "footerText",
     "emailFromName",
     "emailReplyTo",
+    "accentColor",
+    "bodyTypeface",
   ],
   read: (formData: FormData) => ({
     title: formText(formData, "title"),
@@ -93,6 +122,8 @@ export const siteSettingsForm = defineForm({
     footerText: formText(formData, "footerText"),
     emailFromName: formText(formData, "emailFromName"),
     emailReplyTo: formText(formData, "emailReplyTo"),
+    accentColor: formText(formData, "accentColor"),
+    bodyTypeface: formText(formData, "bodyTypeface"),
   }),
-  schema: siteSettingsSchema,
+  schema: siteSettingsFormSchema,
 });

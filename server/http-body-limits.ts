@@ -30,6 +30,8 @@ export const IMAGE_UPLOAD_MAX_BYTES = MEDIA_LIMITS.maxBytes + 64 * 1024;
  * The Subscribers screen's CSV import, read into memory (at most SUBSCRIBER_CSV_MAX_BYTES): the
  * form's address, and the `.data` address React Router posts the same form to when it runs.
  */
+/** The logo and site icon forms of Settings, with and without JavaScript. */
+export const SITE_IMAGE_UPLOAD_PATHS = ["/admin/settings/images", "/admin/settings/images.data"] as const;
 export const SUBSCRIBER_CSV_UPLOAD_PATHS = ["/admin/subscribers/import", "/admin/subscribers/import.data"] as const;
 /** The CSV, and room for the multipart framing and the consent box. */
 export const SUBSCRIBER_CSV_UPLOAD_MAX_BYTES = SUBSCRIBER_CSV_MAX_BYTES + 64 * 1024;
@@ -66,6 +68,7 @@ const subscriberCsvLimit: BodyLimit = {
 export const UPLOAD_BODY_LIMITS: Readonly<Record<string, BodyLimit>> = {
   ...Object.fromEntries(IMPORT_UPLOAD_PATHS.map((uploadPath) => [uploadPath, importLimit])),
   [IMAGE_UPLOAD_PATH]: imageLimit,
+  ...Object.fromEntries(SITE_IMAGE_UPLOAD_PATHS.map((uploadPath) => [uploadPath, imageLimit])),
   ...Object.fromEntries(SUBSCRIBER_CSV_UPLOAD_PATHS.map((uploadPath) => [uploadPath, subscriberCsvLimit])),
 };
 

@@ -19,6 +19,7 @@ import {
 import { denyBrowserFeatures, sendSecurityHeaders } from "./http-security-headers.ts";
 import type { Logger } from "./logger.ts";
 import { createMediaFileRoutes } from "./media-http.ts";
+import { createSiteIconRoutes } from "./http-site-icons.ts";
 import { type PageCache, tagPage } from "./page-cache.ts";
 import { appContext } from "./request-context.ts";
 import type { Services } from "./services/index.ts";
@@ -85,6 +86,7 @@ export function createHttpApp(options: HttpAppOptions) {
 
   app.use(serveFederation({ fediverse: options.fediverse, posts: services.fediverse, siteUrl: config.siteUrl }));
   app.use(createMediaFileRoutes({ services }));
+  app.use(createSiteIconRoutes({ services }));
   app.use(countFeedFetches(services.analytics));
   app.use(serveCachedPages(options.pageCache, sessionSecret));
   app.use(expirePagesAtNextScheduledPost(services));

@@ -17,5 +17,9 @@ export function useSite() {
     description: site?.description ?? DEFAULT_SITE_DESCRIPTION,
     footerText: site?.footerText ?? DEFAULT_FOOTER_TEXT,
     timeZone: site?.timeZone ?? "UTC",
+    accentColor: site?.accentColor ?? "",
+    bodyTypeface: site?.bodyTypeface ?? "sans",
+    logo: site?.logo ?? "",
+    siteIcon: site?.siteIcon ?? "",
   };
 }

@@ -76,7 +76,13 @@ export function createServices({
   const auth = createAuthService({ db, now, passwordCost, audit, twoFactor });
   const changes = createContentChanges();
   const store = mediaStore ?? createDatabaseMediaStore(db);
-  const siteSettings = createSiteSettingsService({ db, now, audit, defaults: defaultSiteSettings(siteLinks) });
+  const siteSettings = createSiteSettingsService({
+    db,
+    now,
+    audit,
+    store,
+    defaults: defaultSiteSettings(siteLinks),
+  });
   const tokens = createSubscriptionTokens({ secret: sessionSecret, now });
   // Enqueueing only writes rows; the worker that sends them starts in server.ts when SMTP_URL is set.
   const outbox = createOutbox({

@@ -11,6 +11,8 @@ import { POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
 import * as repository from "../repositories/site-settings.ts";
+import { makeLogo, makeSiteIcon, type SiteImage } from "../media/site-images.ts";
+import type { MediaFile, MediaStore } from "../media/store.ts";
 import type { Actor, AuditLog } from "./audit.ts";
 
 /** How stale another server's change may be here: one cheap version query per second at most. */
@@ -28,17 +30,32 @@ export function defaultSiteSettings(links: { aboutUrl: string; sourceUrl: string
     footerText: DEFAULT_FOOTER_TEXT,
     emailFromName: "",
     emailReplyTo: "",
+    accentColor: "",
+    bodyTypeface: "sans",
+    logo: "",
+    siteIcon: "",
   };
 }
+
+/** The two images a writer may upload in Settings; what each keeps in the settings. */
+export type SiteImageKind = "logo" | "siteIcon";
+const SITE_IMAGE_MAKERS: Record<SiteImageKind, (bytes: Buffer, type: string) => Promise<SiteImage>> = {
+  logo: makeLogo,
+  siteIcon: makeSiteIcon,
+};
+const settingValue = (kind: SiteImageKind, image: SiteImage) =>
+  kind === "logo" ? `${image.hash}:${image.width}x${image.height}` : image.hash;
 
 export interface SiteSettingsDeps {
   db: Kysely<Database>;
   now: () => Date;
   defaults: SiteSettings;
   audit: AuditLog;
+  /** Where the logo's and the icon's files are kept, beside the media library's. */
+  store: MediaStore;
 }
 
-export function createSiteSettingsService({ db, now, defaults, audit }: SiteSettingsDeps) {
+export function createSiteSettingsService({ db, now, defaults, audit, store }: SiteSettingsDeps) {
   let cache: { settings: SiteSettings; version: number; checkedAt: number } | undefined;
   const listeners = new Set<(settings: SiteSettings) => void>();
 
@@ -95,6 +112,32 @@ export function createSiteSettingsService({ db, now, defaults, audit }: SiteSett
       await audit.record(actor, "settings-changed", changed.join(", "));
       notify(settings);
       return settings;
+    },
+
+    /**
+     * Resizes an uploaded logo or icon once, here (docs/decisions/0017), keeps its files in
+     * the media store and saves the settings that point at them; the page cache drops its pages.
+     */
+    async saveImage(
+      kind: SiteImageKind,
+      upload: { bytes: Buffer; declaredType: string },
+      actor: Actor,
+    ): Promise<SiteSettings> {
+      const image = await SITE_IMAGE_MAKERS[kind](upload.bytes, upload.declaredType);
+      await guardDatabase(() => store.put(image.hash, image.files));
+      return this.update({ ...(await this.current()), [kind]: settingValue(kind, image) }, actor);
+    },
+
+    /** Back to the product's own: no logo, or today's favicon. */
+    async removeImage(kind: SiteImageKind, actor: Actor): Promise<SiteSettings> {
+      return this.update({ ...(await this.current()), [kind]: "" }, actor);
+    },
+
+    /** One size of the site icon, or undefined while the writer has none (or that size is not made). */
+    async iconFile(size: number): Promise<MediaFile | undefined> {
+      const { siteIcon } = await this.current();
+      if (!siteIcon) return undefined;
+      return guardDatabase(() => store.get(siteIcon, size, "png"));
     },
 
     /**

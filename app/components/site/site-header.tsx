@@ -1,4 +1,5 @@
 import { useSite } from "~/lib/use-site";
+import { logoImage } from "#domain/site-look.ts";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { MenuIcon } from "~/components/ui/icons";
 import { SearchForm } from "./search-form";
@@ -54,8 +55,9 @@ function NavItems({ signedIn, aboutUrl, className }: SiteHeaderProps & { classNa
 }
 
 export function SiteHeader({ signedIn, aboutUrl }: SiteHeaderProps) {
-  const { title } = useSite();
+  const { title, logo: logoValue } = useSite();
   const location = useLocation();
+  const logo = logoImage(logoValue);
 
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
@@ -64,12 +66,17 @@ export function SiteHeader({ signedIn, aboutUrl }: SiteHeaderProps) {
           to="/"
           className="mr-2 flex items-center gap-2 font-serif text-xl font-bold text-slate-900 dark:text-white"
         >
-          <span
-            aria-hidden="true"
-            className="grid size-8 place-items-center rounded-lg bg-indigo-700 font-sans text-base text-white dark:bg-indigo-300 dark:text-slate-950"
-          >
-            {title.charAt(0).toUpperCase()}
-          </span>
+          {/* The title beside it names the link, so the writer's logo is decoration to a screen reader. */}
+          {logo ? (
+            <img src={logo.src} width={logo.width} height={logo.height} alt="" className="h-8 w-auto" />
+          ) : (
+            <span
+              aria-hidden="true"
+              className="grid size-8 place-items-center rounded-lg bg-indigo-700 font-sans text-base text-white dark:bg-indigo-300 dark:text-slate-950"
+            >
+              {title.charAt(0).toUpperCase()}
+            </span>
+          )}
           {title}
         </Link>
         <nav aria-label="Main" className="hidden md:block">

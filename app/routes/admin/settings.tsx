@@ -1,8 +1,10 @@
-import { Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, Outlet, unstable_useRoute as useRoute, useNavigation } from "react-router";
 import { Notice } from "~/components/admin/panel";
+import { LookFields, SiteImageForms } from "~/components/admin/settings-look";
 import { Field, FormError } from "~/components/ui/field";
 import { buttonStyles, inputStyles, textLinkStyles } from "~/components/ui/styles";
 import { actorOf, requireOwner } from "~/lib/auth.server";
+import { takeFlash } from "~/lib/flash.server";
 import { useValidatedForm } from "~/lib/forms";
 import { parseSubmission, perform } from "~/lib/forms.server";
 import {
@@ -18,19 +20,26 @@ import type { Route } from "./+types/settings";
 
 const SAVE_FAILED_MESSAGE = "The settings could not be saved. Please try again.";
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireOwner({ request, context });
   const { siteUrl: _siteUrl, ...settings } = context.get(appContext).site;
-  return { settings };
+  // The logo and icon forms answer with a redirect here and a notice (settings-images.tsx).
+  const flash = await takeFlash(request);
+  return data({ settings, notice: flash.message }, { headers: flash.headers });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const owner = requireOwner({ request, context });
   const submission = await parseSubmission(request, siteSettingsForm);
   if (!submission.ok) return submission.response;
+  const { siteSettings } = context.get(appContext).services;
   const saved = await perform(
     context,
-    () => context.get(appContext).services.siteSettings.update(submission.input, actorOf(owner)),
+    // The logo and the icon keep what their own forms saved.
+    async () => {
+      const { logo, siteIcon } = await siteSettings.current();
+      return siteSettings.update({ ...submission.input, logo, siteIcon }, actorOf(owner));
+    },
     { values: submission.values, messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE } },
   );
   if (!saved.ok) return saved.response;
@@ -46,6 +55,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
     postsPerPage: String(loaderData.settings.postsPerPage),
   };
   const saved = actionData && "saved" in actionData && actionData.saved;
+  const images = useRoute("routes/admin/settings-images")?.actionData;
   return (
     <>
       <title>Settings · Admin</title>
@@ -56,7 +66,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         </Link>
       </div>
       <Form method="post" {...form.props} className="mt-6 max-w-2xl space-y-5">
-        <Notice message={saved ? "Settings saved. The site shows them now." : undefined} />
+        <Notice message={saved ? "Settings saved. The site shows them now." : loaderData.notice} />
         <FormError message={form.formError} />
         <Field {...form.field("title")} label="Site title" hint="Shown in the welcome block and in every page's title.">
           {(control) => (
@@ -157,10 +167,13 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             )}
           </Field>
         </fieldset>
+        <LookFields accent={form.field("accentColor")} typeface={form.field("bodyTypeface")} values={values} />
         <button type="submit" disabled={saving} className={buttonStyles.primary}>
           {saving ? "Saving…" : "Save settings"}
         </button>
       </Form>
+      <SiteImageForms logo={loaderData.settings.logo} siteIcon={loaderData.settings.siteIcon} result={images} />
+      <Outlet />
     </>
   );
 }
