@@ -170,6 +170,8 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
 
   async function rollUp(): Promise<{ events: number }> {
     const { at, day } = await today();
+    // A past day's salt leaves this server's memory too, not only the database.
+    if (salt && salt.day !== day) salt = undefined;
     const result = await guardDatabase(() => repository.rollUpEvents(db, { now: at, settleMs: tuning.settleMs }));
     await guardDatabase(async () => {
       // Yesterday too: its last fetches may have been flushed after the previous pass.
