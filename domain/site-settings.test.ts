@@ -57,3 +57,17 @@ describe("the email settings", () => {
     }
   });
 });
+
+describe("the look settings", () => {
+  it("default to the product's own look when a post leaves them out", () => {
+    const { accentColor: _accent, bodyTypeface: _typeface, ...older } = SAVED;
+    const result = validateForm(siteSettingsForm, siteSettingsForm.read(formDataOf(older)));
+    expect(result.success && result.data).toMatchObject({ accentColor: "", bodyTypeface: "sans" });
+  });
+});
+
+function formDataOf(values: Record<string, string>): FormData {
+  const formData = new FormData();
+  for (const [name, value] of Object.entries(values)) formData.append(name, value);
+  return formData;
+}

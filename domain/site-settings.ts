@@ -123,7 +123,8 @@ export const siteSettingsForm = defineForm({
     emailFromName: formText(formData, "emailFromName"),
     emailReplyTo: formText(formData, "emailReplyTo"),
     accentColor: formText(formData, "accentColor"),
-    bodyTypeface: formText(formData, "bodyTypeface"),
+    // A post without the field (a script written before it existed) keeps the product's own face.
+    bodyTypeface: formText(formData, "bodyTypeface") || "sans",
   }),
   schema: siteSettingsFormSchema,
 });

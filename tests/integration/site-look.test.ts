@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { action as imagesAction } from "../../app/routes/admin/settings-images.tsx";
 import { action as settingsAction } from "../../app/routes/admin/settings.tsx";
 import { createSiteIconRoutes } from "../../server/http-site-icons.ts";
+import { appContext } from "../../server/request-context.ts";
 import { testDialects } from "../support/databases.ts";
 import { createRouteTestContext, postForm, routeArgs, settle, TEST_ADMIN } from "../support/route-context.ts";
 import { useTestBlog } from "../support/test-blog.ts";
@@ -44,7 +45,13 @@ function upload(kind: string, bytes: Buffer, type = "image/png") {
 
 describe.each(testDialects())("the site's look, on $dialect", (database) => {
   const blog = useTestBlog(database);
-  const contextFor = () => createRouteTestContext(blog.services, TEST_ADMIN).context;
+  /** A request's context as the server builds it: the settings read for this request. */
+  const contextFor = async () => {
+    const { context } = createRouteTestContext(blog.services, TEST_ADMIN);
+    const site = { ...(await blog.services.siteSettings.current()), siteUrl: "http://blog.test" };
+    context.set(appContext, { ...context.get(appContext), site });
+    return context;
+  };
   let server: http.Server | undefined;
   afterEach(async () => {
     await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
@@ -63,7 +70,7 @@ describe.each(testDialects())("the site's look, on $dialect", (database) => {
     const saved = await call(
       settingsAction,
       postForm("http://blog.test/admin/settings", { ...FORM, accentColor: " #1D6B3A ", bodyTypeface: "serif" }),
-      contextFor(),
+      await contextFor(),
     );
     expect(saved).toMatchObject({ status: 200, body: { saved: true } });
     expect(await blog.services.siteSettings.current()).toMatchObject({
@@ -79,7 +86,7 @@ describe.each(testDialects())("the site's look, on $dialect", (database) => {
     const refused = await call(
       settingsAction,
       postForm("http://blog.test/admin/settings", { ...FORM, accentColor: "#ffd400" }),
-      contextFor(),
+      await contextFor(),
     );
     expect(refused).toMatchObject({ status: 400, body: { values: { accentColor: "#ffd400" } } });
     const { errors } = refused.body as { errors: Record<string, string> };
@@ -87,7 +94,7 @@ describe.each(testDialects())("the site's look, on $dialect", (database) => {
     const unknown = await call(
       settingsAction,
       postForm("http://blog.test/admin/settings", { ...FORM, bodyTypeface: "comic" }),
-      contextFor(),
+      await contextFor(),
     );
     expect(unknown).toMatchObject({ status: 400, body: { errors: { bodyTypeface: expect.any(String) } } });
     expect(await blog.services.siteSettings.current()).toMatchObject({ accentColor: "", bodyTypeface: "sans" });
@@ -98,7 +105,7 @@ describe.each(testDialects())("the site's look, on $dialect", (database) => {
     expect(await (await fetch(`${base}/apple-touch-icon.png`)).text()).toBe("fell through");
     expect(await (await fetch(`${base}/manifest.webmanifest`)).text()).toBe("fell through");
 
-    const uploaded = await call(imagesAction, upload("siteIcon", await picture(900, 600)), contextFor());
+    const uploaded = await call(imagesAction, upload("siteIcon", await picture(900, 600)), await contextFor());
     expect(uploaded).toMatchObject({ status: 302 });
     expect(uploaded.headers.get("Location")).toBe("/admin/settings");
 
@@ -127,27 +134,31 @@ describe.each(testDialects())("the site's look, on $dialect", (database) => {
     const removed = await call(
       imagesAction,
       postForm("http://blog.test/admin/settings/images", { kind: "siteIcon", intent: "remove" }),
-      contextFor(),
+      await contextFor(),
     );
     expect(removed).toMatchObject({ status: 302 });
     expect(await (await fetch(`${base}/favicon-32.png`)).text()).toBe("fell through");
   });
 
   it("keeps a logo 96 px high, and refuses a file that is not an image", async () => {
-    expect(await call(imagesAction, upload("logo", await picture(1200, 300)), contextFor())).toMatchObject({
+    expect(await call(imagesAction, upload("logo", await picture(1200, 300)), await contextFor())).toMatchObject({
       status: 302,
     });
     expect((await blog.services.siteSettings.current()).logo).toMatch(/^[0-9a-f]{64}:384x96$/);
 
-    const refused = await call(imagesAction, upload("logo", Buffer.from("not an image"), "text/plain"), contextFor());
+    const refused = await call(
+      imagesAction,
+      upload("logo", Buffer.from("not an image"), "text/plain"),
+      await contextFor(),
+    );
     expect(refused.status).toBe(415);
     expect(refused.body).toMatchObject({ values: { kind: "logo" }, errors: { file: expect.any(String) } });
   });
 
   it("keeps the logo and the icon when the settings form is saved", async () => {
-    await call(imagesAction, upload("siteIcon", await picture(512, 512)), contextFor());
+    await call(imagesAction, upload("siteIcon", await picture(512, 512)), await contextFor());
     const { siteIcon } = await blog.services.siteSettings.current();
-    await call(settingsAction, postForm("http://blog.test/admin/settings", FORM), contextFor());
+    await call(settingsAction, postForm("http://blog.test/admin/settings", FORM), await contextFor());
     expect((await blog.services.siteSettings.current()).siteIcon).toBe(siteIcon);
     expect(siteIcon).toMatch(/^[0-9a-f]{64}$/);
   });

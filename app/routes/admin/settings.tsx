@@ -35,9 +35,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { siteSettings } = context.get(appContext).services;
   const saved = await perform(
     context,
-    // The logo and the icon keep what their own forms saved.
-    async () => {
-      const { logo, siteIcon } = await siteSettings.current();
+    // The logo and the icon keep what their own forms saved, as this request read them.
+    () => {
+      const { logo, siteIcon } = context.get(appContext).site;
       return siteSettings.update({ ...submission.input, logo, siteIcon }, actorOf(owner));
     },
     { values: submission.values, messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE } },
