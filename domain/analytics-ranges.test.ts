@@ -109,29 +109,45 @@ describe("the Analytics screen's ranges", () => {
 });
 
 describe("reading a range from the rollups", () => {
-  it("takes whole months from the monthly rollup and the days around them, the month under way included, from the daily one", () => {
-    expect(splitIntoMonths(rangeOf({ range: "12m" }))).toEqual({
-      days: [{ from: "2026-03-01", to: "2026-03-15" }],
-      months: { from: "2025-04", to: "2026-02" },
-    });
-    expect(splitIntoMonths({ from: "2025-01-15", to: "2025-04-10" })).toEqual({
-      days: [
-        { from: "2025-01-15", to: "2025-01-31" },
-        { from: "2025-04-01", to: "2025-04-10" },
-      ],
-      months: { from: "2025-02", to: "2025-03" },
-    });
-    expect(splitIntoMonths({ from: "2024-02-01", to: "2024-02-29" })).toEqual({
+  it("reads whole months from the monthly rollup, a month mostly covered as its row less the days outside, the rest by day", () => {
+    // Today is the 15th: no day after it holds anything yet, so the month under way reads as its row less nothing.
+    expect(splitIntoMonths(rangeOf({ range: "12m" }), "2026-03-15")).toEqual({
       days: [],
-      months: { from: "2024-02", to: "2024-02" },
+      months: [
+        "2025-04",
+        "2025-05",
+        "2025-06",
+        "2025-07",
+        "2025-08",
+        "2025-09",
+        "2025-10",
+        "2025-11",
+        "2025-12",
+        "2026-01",
+        "2026-02",
+        "2026-03",
+      ],
+      minus: [{ from: "2026-03-16", to: "2026-03-31" }],
     });
-    expect(splitIntoMonths(rangeOf({ range: "7d" }))).toEqual({
+    expect(splitIntoMonths({ from: "2025-01-15", to: "2025-04-10" }, "2026-03-15")).toEqual({
+      days: [{ from: "2025-04-01", to: "2025-04-10" }],
+      months: ["2025-01", "2025-02", "2025-03"],
+      minus: [{ from: "2025-01-01", to: "2025-01-14" }],
+    });
+    expect(splitIntoMonths({ from: "2024-02-01", to: "2024-02-29" }, "2026-03-15")).toEqual({
+      days: [],
+      months: ["2024-02"],
+      minus: [],
+    });
+    expect(splitIntoMonths(rangeOf({ range: "7d" }), "2026-03-15")).toEqual({
       days: [{ from: "2026-03-09", to: "2026-03-15" }],
-      months: undefined,
+      months: [],
+      minus: [],
     });
-    expect(splitIntoMonths({ from: "2025-12-01", to: "2026-01-01" })).toEqual({
-      days: [{ from: "2026-01-01", to: "2026-01-01" }],
-      months: { from: "2025-12", to: "2025-12" },
+    expect(splitIntoMonths({ from: "2026-02-20", to: "2026-03-02" }, "2026-03-02")).toEqual({
+      days: [{ from: "2026-02-20", to: "2026-02-28" }],
+      months: ["2026-03"],
+      minus: [{ from: "2026-03-03", to: "2026-03-31" }],
     });
   });
 });

@@ -162,35 +162,50 @@ export function describeChange(current: number, previous: number): string {
   return change > 0 ? `+${change}%` : change < 0 ? `−${Math.abs(change)}%` : "0%";
 }
 
-/** A range read from the rollups: days from `analytics_daily`, whole months from `analytics_monthly`. */
+/**
+ * A range read from the rollups: the monthly rows of `months` ('YYYY-MM'), less the daily rows of
+ * `minus` (their days outside the range), plus the daily rows of `days`.
+ */
 export interface RollupSpan {
   days: DayRange[];
-  months: DayRange | undefined;
+  months: string[];
+  minus: DayRange[];
 }
 
 function lastOfMonth(month: string): string {
   return addDays(firstOfMonth(`${month}-01`, 1), -1);
 }
 
+const later = (a: string, b: string) => (a > b ? a : b);
+const earlier = (a: string, b: string) => (a < b ? a : b);
+
 /**
- * Splits a range into the whole months inside it ('YYYY-MM') and the days around them. The month
- * under way is read by its days: its monthly row may already hold a day past the range's end.
+ * How to read a range exactly with few rows: a whole month from its monthly row; a month the
+ * range covers mostly (counting the days up to `today`, the only ones that hold rows) as its
+ * monthly row less the days outside; the rest day by day.
  */
-export function splitIntoMonths(range: DayRange): RollupSpan {
-  const months: string[] = [];
+export function splitIntoMonths(range: DayRange, today: string): RollupSpan {
+  const span: RollupSpan = { days: [], months: [], minus: [] };
   for (
     let month = range.from.slice(0, 7);
     month <= range.to.slice(0, 7);
     month = firstOfMonth(`${month}-01`, 1).slice(0, 7)
   ) {
-    if (`${month}-01` >= range.from && lastOfMonth(month) <= range.to) months.push(month);
+    const first = `${month}-01`;
+    const last = lastOfMonth(month);
+    const inside = { from: later(range.from, first), to: earlier(range.to, last) };
+    const before = inside.from > first ? [{ from: first, to: addDays(inside.from, -1) }] : [];
+    const after = inside.to < last ? [{ from: addDays(inside.to, 1), to: last }] : [];
+    // Days after today cost nothing to subtract: none holds a row yet.
+    const outsideDays =
+      before.reduce((sum, days) => sum + daysIn(days), 0) +
+      after.reduce((sum, days) => sum + Math.max(0, daysIn({ from: days.from, to: earlier(days.to, today) })), 0);
+    if (outsideDays < daysIn(inside)) {
+      span.months.push(month);
+      span.minus.push(...before, ...after);
+    } else {
+      span.days.push(inside);
+    }
   }
-  if (months.length === 0) return { days: [{ from: range.from, to: range.to }], months: undefined };
-  const first = `${months[0]}-01`;
-  const last = lastOfMonth(months.at(-1)!);
-  const days = [
-    ...(range.from < first ? [{ from: range.from, to: addDays(first, -1) }] : []),
-    ...(range.to > last ? [{ from: addDays(last, 1), to: range.to }] : []),
-  ];
-  return { days, months: { from: months[0]!, to: months.at(-1)! } };
+  return span;
 }

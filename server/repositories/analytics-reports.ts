@@ -18,26 +18,34 @@ const figures = (row: { views: unknown; visitors: unknown }): Figures => ({
 });
 
 /**
- * A dimension's rows over a span: its days from the daily rollup and its whole months from the
- * monthly one, so a year of a thousand paths reads twelve rows a path instead of 365.
+ * A dimension's rows over a span: days from the daily rollup and months from the monthly one,
+ * less the days of those months outside the range (negated rows), so a year of a thousand paths
+ * reads twelve rows a path instead of 365.
  */
 function spanRows(db: Db, dimension: AnalyticsDimension, span: RollupSpan) {
-  const [first, ...others] = span.days.map((days) =>
+  const days = (range: DayRange, sign: 1 | -1) =>
     db
       .selectFrom("analytics_daily")
-      .select(["value", "views", "visitors"])
+      .select([
+        "value",
+        sql<number>`${sql.lit(sign)} * views`.as("views"),
+        sql<number>`${sql.lit(sign)} * visitors`.as("visitors"),
+      ])
       .where("dimension", "=", dimension)
-      .where("day", ">=", days.from)
-      .where("day", "<=", days.to),
-  );
+      .where("day", ">=", range.from)
+      .where("day", "<=", range.to);
+  const [first, ...others] = [
+    ...span.days.map((range) => days(range, 1)),
+    ...span.minus.map((range) => days(range, -1)),
+  ];
   const months =
-    span.months &&
-    db
-      .selectFrom("analytics_monthly")
-      .select(["value", "views", "visitors"])
-      .where("dimension", "=", dimension)
-      .where("month", ">=", span.months.from)
-      .where("month", "<=", span.months.to);
+    span.months.length > 0
+      ? db
+          .selectFrom("analytics_monthly")
+          .select(["value", "views", "visitors"])
+          .where("dimension", "=", dimension)
+          .where("month", "in", span.months)
+      : undefined;
   if (first) {
     let union = first;
     for (const part of [...others, ...(months ? [months] : [])]) union = union.unionAll(part);
@@ -75,7 +83,9 @@ export async function listTopValues(
       eb.fn.sum<number | string>("r.views").as("views"),
       eb.fn.sum<number | string>("r.visitors").as("visitors"),
     ])
-    .groupBy("r.value");
+    .groupBy("r.value")
+    // A month less its days outside the range can leave a value with nothing in the range.
+    .having(sql`sum(r.views)`, ">", 0);
   if (values) query = query.where("r.value", "in", values);
   const rows = await query
     .orderBy(sql`sum(r.views)`, "desc")

@@ -113,8 +113,13 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
   }
 
   /** A dimension's sum over a range, the tail's events included. */
-  async function sumWithTail(dimension: AnalyticsDimension, range: DayRange, tail: RollupTail): Promise<Figures> {
-    const rolled = await reports.sumDimension(db, dimension, splitIntoMonths(range));
+  async function sumWithTail(
+    dimension: AnalyticsDimension,
+    range: DayRange,
+    today: string,
+    tail: RollupTail,
+  ): Promise<Figures> {
+    const rolled = await reports.sumDimension(db, dimension, splitIntoMonths(range, today));
     return [...tailByValue(tail, dimension, range).values()].reduce(addFigures, rolled);
   }
 
@@ -150,10 +155,11 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
   async function readList(
     dimension: ReportListDimension,
     range: DayRange,
+    today: string,
     page: number,
     tail: RollupTail,
   ): Promise<ReportList> {
-    const span = splitIntoMonths(range);
+    const span = splitIntoMonths(range, today);
     const offset = (page - 1) * REPORT_LIST_PAGE_SIZE;
     const added = tailByValue(tail, dimension, range);
     let rows: ListRow[];
@@ -196,16 +202,17 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
         to: new Date(at + 60_000).toISOString(),
       };
       const window = utcWindow(range);
+      const today = dayIn(timeZone, now());
       return guardDatabase(async () => {
         const tail = await readTail();
         const [totals, previous, series, visitorsNow, lists, subscribers, followers, feeds] = await Promise.all([
-          sumWithTail("total", range, tail),
-          sumWithTail("total", range.previous, tail),
+          sumWithTail("total", range, today, tail),
+          sumWithTail("total", range.previous, today, tail),
           readSeries(range, tail),
           reports.countVisitorsSince(db, recent.from, recent.to),
           Promise.all(
             REPORT_LISTS.map(({ dimension }) =>
-              readList(dimension, range, listPage?.dimension === dimension ? listPage.page : 1, tail),
+              readList(dimension, range, today, listPage?.dimension === dimension ? listPage.page : 1, tail),
             ),
           ),
           reports.countConfirmedSubscribersByHour(db, window.from, window.to),
@@ -243,7 +250,8 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
      * in batches; a range's paths are as many as the blog's pages, so their figures fit in memory.
      */
     async *exportCsv(range: DayRange): AsyncGenerator<string> {
-      const span = splitIntoMonths(range);
+      // The export knows no time zone: the latest day anywhere only picks how to read, never what.
+      const span = splitIntoMonths(range, addDays(dayIn("UTC", now()), 1));
       const rows: ListRow[] = [];
       for (let offset = 0; ; offset += EXPORT_BATCH) {
         const batch = await guardDatabase(() =>
