@@ -59,6 +59,15 @@ export const NOT_EXPORTED: Record<string, string> = {
   fedify_messages: "deliveries still queued to this blog's followers, who stay with it",
   fediverse_posts: "what this blog's followers were sent about each post; a moved blog starts without followers",
   fediverse_keys: "the actor's private keys: secret, and of no use to an actor at another address",
+  // Visitor statistics are this blog's record of its readers, not content; the Analytics screen's CSV gives them out.
+  analytics_events: "raw page views with day-salted visitor keys, kept for the retention only",
+  analytics_salts: "the day's secret salt, deleted when the day ends",
+  analytics_rollup_state: "how far this blog's rollups have read its own events",
+  analytics_daily: "statistics, not content: /admin/analytics/export.csv gives them out",
+  analytics_monthly: "statistics, not content: /admin/analytics/export.csv gives them out",
+  analytics_hourly: "statistics, not content: /admin/analytics/export.csv gives them out",
+  analytics_feed_fetches: "day-salted keys of feed readers, kept for the retention only",
+  analytics_feed_daily: "statistics, not content",
 };
 
 /**
