@@ -11,6 +11,7 @@ import { takeFlash } from "~/lib/flash.server";
 import { loader as exportLoader } from "../resources/export";
 import { loader as activityLoader } from "./activity";
 import { action as settingsAction, loader as settingsLoader } from "./settings";
+import { action as settingsImagesAction } from "./settings-images";
 import { loader as subscribersLoader } from "./subscribers";
 import { action as addSubscriberAction } from "./subscribers-add";
 import { loader as subscribersExportLoader } from "./subscribers-export";
@@ -42,7 +43,7 @@ const validSettings = {
 /** Every service an owner-only screen could reach, each a spy that must stay untouched for anyone else. */
 function ownerOnlyServices() {
   return {
-    siteSettings: { update: vi.fn(), current: vi.fn() },
+    siteSettings: { update: vi.fn(), current: vi.fn(), saveImage: vi.fn(), removeImage: vi.fn() },
     users: {
       listPage: vi.fn(() => Promise.resolve({ accounts: [], invitations: [], hasNextPage: false })),
       invite: vi.fn(),
@@ -83,6 +84,7 @@ const pages: [string, (args: AnyArgs) => unknown][] = [
 
 const posts: [string, (args: AnyArgs) => unknown, Record<string, string>][] = [
   ["/admin/settings", settingsAction, validSettings],
+  ["/admin/settings/images", settingsImagesAction, { kind: "logo", intent: "remove" }],
   ["/admin/users/invite", inviteAction, { email: "friend@example.com" }],
   ["/admin/users/manage", manageAction, { intent: "transfer", id: "editor-1" }],
   ["/admin/users/manage", manageAction, { intent: "remove", id: "admin-1" }],
