@@ -71,7 +71,7 @@ test("an accent that fails contrast is refused with its reason", async ({ page }
   await expect(page.getByLabel("Accent colour", { exact: true })).toHaveAttribute("aria-invalid", "true");
 });
 
-test("a site icon uploaded without JavaScript is named in every page's head", async ({ browser, baseURL }) => {
+test("a logo and a site icon uploaded without JavaScript reach every page", async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
   await openSettings(page);
@@ -91,6 +91,23 @@ test("a site icon uploaded without JavaScript is named in every page's head", as
   const touch = await home.request.get("/apple-touch-icon.png");
   expect(touch.headers()["content-type"]).toBe("image/png");
   expect(await sharp(await touch.body()).metadata()).toMatchObject({ width: 180, height: 180 });
+
+  const logo = await sharp({ create: { width: 400, height: 100, channels: 4, background: ACCENT } })
+    .png()
+    .toBuffer();
+  await page
+    .getByLabel("Logo", { exact: true })
+    .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
+  await page.getByRole("button", { name: "Upload logo" }).click();
+  await expect(page.getByText("Logo saved. The site shows it now.")).toBeVisible();
+  await home.goto("/");
+  // Beside the title, which names the home link: the image itself is decoration.
+  const homeLink = home.getByRole("banner").getByRole("link").first();
+  await expect(homeLink.locator("img")).toHaveAttribute("src", /^\/media\/[0-9a-f]{64}\/384\.png$/);
+  await expect(homeLink.locator("img")).toHaveAttribute("alt", "");
+  await expect(homeLink).toHaveAccessibleName(/\S/);
+  await page.getByRole("button", { name: "Remove logo" }).click();
+  await expect(page.getByText("Logo removed.")).toBeVisible();
 
   await page.getByRole("button", { name: "Remove site icon" }).click();
   await expect(page.getByText("Site icon removed.")).toBeVisible();
