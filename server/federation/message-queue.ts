@@ -19,7 +19,11 @@ import {
 export interface MessageQueueTuning {
   /** How often an idle listener looks for due messages another server queued. */
   pollIntervalMs?: number;
-  /** How many messages one listener handles at once (deliveries wait on remote servers). */
+  /**
+   * How many messages one listener handles at once. Two: signing and the queue's own writes run
+   * on the thread that serves readers, and at eight a reader's slowest pages tripled while a post
+   * went out, where at two they held and the post reached its followers as fast (bench/fediverse.ts).
+   */
   concurrency?: number;
   /** How long a claim holds a message; renewed while its handler runs, so only a dead server's lapses. */
   leaseMs?: number;
@@ -55,7 +59,7 @@ export class DatabaseMessageQueue implements MessageQueue {
     this.#dialect = dialect;
     this.#now = now;
     this.#pollIntervalMs = tuning.pollIntervalMs ?? 1_000;
-    this.#concurrency = tuning.concurrency ?? 8;
+    this.#concurrency = tuning.concurrency ?? 2;
     this.#leaseMs = tuning.leaseMs ?? 60_000;
   }
 
