@@ -4,6 +4,7 @@ import type { FediverseSettings } from "#domain/fediverse.ts";
 import type { SiteSettings } from "#domain/site-settings.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
 import { escapeHtml } from "../render/escape-html.ts";
+import { SITE_ICON_PATHS } from "#domain/site-look.ts";
 import { BLOG_ACTOR, imageAt } from "./articles.ts";
 
 /** How many followers one page of the followers collection, and one read while delivering, holds. */
@@ -61,7 +62,8 @@ export function registerActor(federation: Federation<void>, sources: ActorSource
         endpoints: new Endpoints({ sharedInbox: context.getInboxUri() }),
         publicKey: keys[0]?.cryptographicKey ?? null,
         assertionMethods: keys.map((pair) => pair.multikey),
-        icon: imageAt(siteUrl, "/favicon.svg") ?? null,
+        // Mastodon and most apps show no SVG avatar: the uploaded icon's PNG when there is one.
+        icon: imageAt(siteUrl, site.siteIcon ? SITE_ICON_PATHS.manifestLarge.path : "/favicon.svg") ?? null,
         attachments: [link("About", site.aboutUrl), link("Source", site.sourceUrl)],
         manuallyApprovesFollowers: settings.approveFollowsByHand,
         discoverable: true,

@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { testDialects } from "../support/databases.ts";
 import { buildPostInput, TEST_WRITER } from "../support/factories.ts";
@@ -82,6 +83,15 @@ describe.each(testDialects())("the blog as an ActivityPub actor on $dialect", (t
         value: expect.stringContaining("https://code.example/heron"),
       }),
     ]);
+  });
+
+  it("shows the site icon the owner uploaded as its avatar, in PNG, which every fediverse app displays", async () => {
+    const png = await sharp({ create: { width: 600, height: 600, channels: 4, background: "#1d6b3a" } })
+      .png()
+      .toBuffer();
+    await blog.services.siteSettings.saveImage("siteIcon", { bytes: png, declaredType: "image/png" }, ADMIN);
+    const actor = (await (await blog.get("/ap/users/blog")).json()) as Record<string, unknown>;
+    expect(actor.icon).toEqual({ type: "Image", url: `${blog.siteUrl}/icon-512.png`, mediaType: "image/png" });
   });
 
   it("keeps its keys across restarts: the same public key is served after the federation is made again", async () => {
