@@ -39,17 +39,15 @@ export function createSiteIconRoutes({ services }: { services: Services }) {
         sizes: `${size}x${size}`,
         type: "image/png",
       }));
-      res
-        .set({ "Cache-Control": ICON_CACHE, "Content-Type": "application/manifest+json; charset=utf-8" })
-        .send(
-          JSON.stringify({
-            name: settings.title,
-            short_name: settings.title,
-            start_url: "/",
-            display: "browser",
-            icons,
-          }),
-        );
+      res.set({ "Cache-Control": ICON_CACHE, "Content-Type": "application/manifest+json; charset=utf-8" }).send(
+        JSON.stringify({
+          name: settings.title,
+          short_name: settings.title,
+          start_url: "/",
+          display: "browser",
+          icons,
+        }),
+      );
     } catch (error) {
       unavailable(error, res, next);
     }
