@@ -1,7 +1,8 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { redirect } from "react-router";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
-import { CheckboxField, Field, FormError } from "~/components/ui/field";
-import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { SettingsSubpage } from "~/components/admin/settings-subpage";
+import { CheckboxField, Field } from "~/components/ui/field";
+import { inputStyles } from "~/components/ui/styles";
 import { requireAdmin } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
 import { parseSubmission, perform } from "~/lib/forms.server";
@@ -38,73 +39,51 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AnalyticsSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { settings, saved } = loaderData;
-  const navigation = useNavigation();
   const form = useValidatedForm(analyticsSettingsForm, { id: "analytics-settings", result: actionData });
   const values = actionData?.values ?? { enabled: settings.enabled, retentionDays: String(settings.retentionDays) };
   return (
-    <>
-      <title>Analytics settings · Admin</title>
-      <p className="text-sm">
-        <Link to="/admin/analytics" className="font-medium text-indigo-700 underline dark:text-indigo-300">
-          Back to analytics
-        </Link>
-      </p>
-      <h1 className="mt-2 text-2xl font-bold tracking-tight sm:text-3xl">Analytics settings</h1>
-      {saved && !actionData ? (
-        <p
-          role="status"
-          className="mt-6 rounded-md border border-emerald-200 bg-emerald-50 px-4 py-2 text-sm font-medium text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
-        >
-          Analytics settings saved.
-        </p>
-      ) : null}
-      {/* Keyed by what is stored, so the fields show the saved values after each save. */}
-      <Form
-        key={JSON.stringify(settings)}
-        method="post"
-        {...form.props}
-        className="mt-6 max-w-2xl space-y-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+    <SettingsSubpage
+      title="Analytics settings"
+      back={{ to: "/admin/analytics", label: "Back to analytics" }}
+      savedNotice={saved && !actionData ? "Analytics settings saved." : undefined}
+      stored={settings}
+      form={form}
+    >
+      <CheckboxField
+        {...form.field("enabled")}
+        label="Count readers"
+        hint="Page views are counted without cookies and without storing addresses. Turned off, nothing is counted and the figures so far stay."
       >
-        <FormError message={form.formError} />
-        <CheckboxField
-          {...form.field("enabled")}
-          label="Count readers"
-          hint="Page views are counted without cookies and without storing addresses. Turned off, nothing is counted and the figures so far stay."
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="enabled"
-              type="checkbox"
-              defaultChecked={values.enabled}
-              className="mt-1 h-4 w-4 accent-indigo-600"
-            />
-          )}
-        </CheckboxField>
-        <Field
-          {...form.field("retentionDays")}
-          label="Keep single page views for (days)"
-          hint="After that only the daily totals remain, which are kept for good. The privacy page says 30 days by default."
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="retentionDays"
-              type="number"
-              inputMode="numeric"
-              required
-              min={1}
-              max={RETENTION_DAYS_MAX}
-              defaultValue={values.retentionDays}
-              className={`${inputStyles} max-w-40`}
-            />
-          )}
-        </Field>
-        <button type="submit" disabled={navigation.state === "submitting"} className={buttonStyles.primary}>
-          Save settings
-        </button>
-      </Form>
-    </>
+        {(control) => (
+          <input
+            {...control}
+            name="enabled"
+            type="checkbox"
+            defaultChecked={values.enabled}
+            className="mt-1 h-4 w-4 accent-indigo-600"
+          />
+        )}
+      </CheckboxField>
+      <Field
+        {...form.field("retentionDays")}
+        label="Keep single page views for (days)"
+        hint="After that only the daily totals remain, which are kept for good. The privacy page says 30 days by default."
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="retentionDays"
+            type="number"
+            inputMode="numeric"
+            required
+            min={1}
+            max={RETENTION_DAYS_MAX}
+            defaultValue={values.retentionDays}
+            className={`${inputStyles} max-w-40`}
+          />
+        )}
+      </Field>
+    </SettingsSubpage>
   );
 }
 
