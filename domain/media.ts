@@ -1,3 +1,5 @@
+import { resolveUrl } from "./site-urls.ts";
+
 /** What an upload may be (README "Limits"); the server enforces these, the editor states them. */
 export const MEDIA_LIMITS = {
   maxBytes: 15 * 1024 * 1024,
@@ -79,4 +81,27 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+const IMAGE_TYPE_BY_EXTENSION: Record<string, string> = {
+  avif: "image/avif",
+  gif: "image/gif",
+  jpeg: "image/jpeg",
+  jpg: "image/jpeg",
+  png: "image/png",
+  svg: "image/svg+xml",
+  webp: "image/webp",
+};
+
+/**
+ * An image a post or the settings name (a cover, the site icon), as feeds and ActivityPub carry
+ * it: absolute from SITE_URL, http(s) only, with the media type its extension names.
+ */
+export function absoluteImage(siteUrl: string, reference: string): { url: URL; type: string | undefined } | undefined {
+  if (!reference.trim()) return undefined;
+  const resolved = resolveUrl(siteUrl, reference);
+  const url = resolved === undefined ? undefined : new URL(resolved);
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) return undefined;
+  const extension = /\.([a-z0-9]+)$/i.exec(url.pathname)?.[1]?.toLowerCase() ?? "";
+  return { url, type: IMAGE_TYPE_BY_EXTENSION[extension] };
 }

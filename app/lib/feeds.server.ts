@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { categoryPath } from "#domain/categories.ts";
+import { absoluteImage } from "#domain/media.ts";
 import type { Post } from "#domain/post.ts";
 import { rewriteHtmlUrls } from "#server/render/absolute-urls.ts";
 import { SITE_DESCRIPTION, SITE_NAME } from "./meta.ts";
@@ -50,23 +51,10 @@ interface Channel {
   entries: Entry[];
 }
 
-const IMAGE_TYPES: Record<string, string> = {
-  avif: "image/avif",
-  gif: "image/gif",
-  jpeg: "image/jpeg",
-  jpg: "image/jpeg",
-  png: "image/png",
-  svg: "image/svg+xml",
-  webp: "image/webp",
-};
-
 function coverOf(post: Post, siteUrl: string, fileSizes: ReadonlyMap<string, number>): Cover | undefined {
-  if (!post.coverImage.trim()) return undefined;
-  const resolved = resolveUrl(siteUrl, post.coverImage);
-  const url = resolved === undefined ? undefined : new URL(resolved);
-  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) return undefined;
-  const extension = /\.([a-z0-9]+)$/i.exec(url.pathname)?.[1]?.toLowerCase() ?? "";
-  return { url: url.href, type: IMAGE_TYPES[extension], length: fileSizes.get(post.coverImage) ?? 0 };
+  const image = absoluteImage(siteUrl, post.coverImage);
+  if (!image) return undefined;
+  return { url: image.url.href, type: image.type, length: fileSizes.get(post.coverImage) ?? 0 };
 }
 
 function readChannel({ site, posts, category, fileSizes = new Map() }: FeedSource): Channel {

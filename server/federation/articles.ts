@@ -2,6 +2,7 @@ import type { Context, Federation } from "@fedify/fedify";
 import { Article, Create, Hashtag, Image, PUBLIC_COLLECTION } from "@fedify/vocab";
 import { Temporal as TemporalPolyfill } from "@js-temporal/polyfill";
 import { isDomainError } from "#domain/errors.ts";
+import { absoluteImage } from "#domain/media.ts";
 import { type Page, pageCount } from "#domain/pagination.ts";
 import type { Post, PostSummary } from "#domain/post.ts";
 import { absoluteUrl, postPath, resolveUrl } from "#domain/site-urls.ts";
@@ -10,16 +11,6 @@ import { rewriteHtmlUrls } from "../render/absolute-urls.ts";
 /** The one actor: its identifier is fixed, so a new handle never breaks a follow (docs/decisions/0015). */
 export const BLOG_ACTOR = "blog";
 
-const IMAGE_TYPES: Record<string, string> = {
-  avif: "image/avif",
-  gif: "image/gif",
-  jpeg: "image/jpeg",
-  jpg: "image/jpeg",
-  png: "image/png",
-  svg: "image/svg+xml",
-  webp: "image/webp",
-};
-
 /** Node has no Temporal yet: Fedify runs on this polyfill, and its types name the standard one. */
 export function instant(iso: string): Temporal.Instant {
   return TemporalPolyfill.Instant.from(new Date(iso).toISOString()) as unknown as Temporal.Instant;
@@ -27,12 +18,8 @@ export function instant(iso: string): Temporal.Instant {
 
 /** An image at an address as a post or the settings give it, made absolute; undefined for none. */
 export function imageAt(siteUrl: string, reference: string): Image | undefined {
-  if (!reference.trim()) return undefined;
-  const resolved = resolveUrl(siteUrl, reference);
-  const url = resolved === undefined ? undefined : new URL(resolved);
-  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) return undefined;
-  const extension = /\.([a-z0-9]+)$/i.exec(url.pathname)?.[1]?.toLowerCase() ?? "";
-  return new Image({ url, mediaType: IMAGE_TYPES[extension] ?? null });
+  const image = absoluteImage(siteUrl, reference);
+  return image && new Image({ url: image.url, mediaType: image.type ?? null });
 }
 
 /** When a post became public: its publishing time, or its creation for one published at once. */
