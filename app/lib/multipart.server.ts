@@ -84,7 +84,7 @@ export async function readMultipart(
       );
     });
     if (!request.body) return { readable: false };
-    await pipeline(Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>), parser);
+    await parseWithoutCancelling(Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>), parser);
     await Promise.all(writes);
     if (writeFailed) return { readable: false };
   } catch {
@@ -92,4 +92,23 @@ export async function readMultipart(
     return { readable: false };
   }
   return { readable: true, fields, file, tooLarge };
+}
+
+/**
+ * Feeds the body to the parser and waits for it. Unlike `pipeline`, a failure does not destroy
+ * the body: destroying it closes the connection, so a malformed or cut-short upload would get no
+ * answer at all instead of its 400.
+ */
+function parseWithoutCancelling(body: Readable, parser: busboy.Busboy): Promise<void> {
+  return new Promise((resolve, reject) => {
+    body.once("error", reject);
+    parser.once("error", (error: unknown) => {
+      body.unpipe(parser);
+      // What is left of the body is read and dropped, so the answer can follow it.
+      body.resume();
+      reject(error instanceof Error ? error : new Error(String(error)));
+    });
+    parser.once("close", () => resolve());
+    body.pipe(parser);
+  });
 }
