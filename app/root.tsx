@@ -39,10 +39,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     user: user ? { username: user.username, email: user.email, role: user.role, isAdmin: user.isAdmin } : null,
     site: shown,
     subscriptionsOpen: services.subscriptions.open,
-    // Readers' pages send the analytics beacon while counting is on; while the database is down, not.
+    // Readers' pages send the analytics beacon while counting is on; while the database is down,
+    // not. Any other failure is a bug and reaches the error boundary.
     countViews: await services.analytics.settings().then(
       (settings) => settings.enabled,
-      () => false,
+      (error: unknown) => {
+        if (isDomainError(error, "DATABASE_UNAVAILABLE")) return false;
+        throw error;
+      },
     ),
   };
 }
