@@ -5,6 +5,8 @@
  */
 export type DomainErrorCode =
   | "POST_NOT_FOUND"
+  | "PAGE_NOT_FOUND"
+  | "PAGE_SLUG_RESERVED"
   | "POST_NOT_AVAILABLE"
   | "REVISION_NOT_FOUND"
   | "PREVIEW_NOT_FOUND"
@@ -37,6 +39,8 @@ export type DomainErrorCode =
 
 export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   POST_NOT_FOUND: 404,
+  PAGE_NOT_FOUND: 404,
+  PAGE_SLUG_RESERVED: 400,
   POST_NOT_AVAILABLE: 404,
   REVISION_NOT_FOUND: 404,
   PREVIEW_NOT_FOUND: 404,

@@ -26,3 +26,8 @@ const SCHEME = /^[a-z][a-z\d+.-]*:/i;
 export function postPath(slug: string): string {
   return `/blog/${encodeURIComponent(slug)}`;
 }
+
+/** A page's public address: top level, beside the site's own routes (domain/page.ts reserves theirs). */
+export function pagePath(slug: string): string {
+  return `/${encodeURIComponent(slug)}`;
+}

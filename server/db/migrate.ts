@@ -20,6 +20,7 @@ import { postNewsletterSchema } from "./migrations/0016-post-newsletter.ts";
 import { fediverseSchema } from "./migrations/0017-fediverse.ts";
 import { fedifyStoreSchema } from "./migrations/0018-fedify-store.ts";
 import { analyticsSchema } from "./migrations/0019-analytics.ts";
+import { pagesSchema } from "./migrations/0020-pages.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -44,6 +45,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0017-fediverse": fediverseSchema(),
     "0018-fedify-store": fedifyStoreSchema(dialect),
     "0019-analytics": analyticsSchema(dialect),
+    "0020-pages": pagesSchema(dialect),
   };
 }
 

@@ -455,6 +455,40 @@ export interface FediverseKeysTable {
   key_pairs: string;
 }
 
+/** A page (migration 0020): like a post's columns, without category, tags, comments or email. */
+export interface PagesTable {
+  id: string;
+  slug: string;
+  title: string;
+  content: string;
+  format: string;
+  content_html: string;
+  description: ColumnType<string, string | undefined, string>;
+  /** 0 or 1. */
+  published: number;
+  /** 0 or 1: "Last updated" under the title. */
+  show_last_updated: ColumnType<number, number | undefined, number>;
+  /** 'about', 'privacy' or 'terms' for the pages the site starts with; null for the writer's own. */
+  built_in: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the writer last saved it; null: a built-in page never saved. */
+  edited_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PageRevisionsTable extends Omit<PostRevisionsTable, "post_id"> {
+  page_id: string;
+}
+
+export interface PagePreviewTokensTable extends Omit<PostPreviewTokensTable, "post_id"> {
+  page_id: string;
+}
+
+export interface PageMediaUsesTable {
+  hash: string;
+  page_id: string;
+}
+
 export interface Database {
   posts: PostsTable;
   published_post_counts: PublishedPostCountsTable;
@@ -495,4 +529,8 @@ export interface Database {
   fedify_messages: FedifyMessagesTable;
   fediverse_posts: FediversePostsTable;
   fediverse_keys: FediverseKeysTable;
+  pages: PagesTable;
+  page_revisions: PageRevisionsTable;
+  page_preview_tokens: PagePreviewTokensTable;
+  page_media_uses: PageMediaUsesTable;
 }

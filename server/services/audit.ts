@@ -29,7 +29,11 @@ export type AuditAction =
   | "settings-changed"
   | "post-published"
   | "post-unpublished"
-  | "post-deleted";
+  | "post-deleted"
+  | "page-published"
+  | "page-unpublished"
+  | "page-deleted"
+  | "navigation-changed";
 
 export function createAuditLog({ db, now }: { db: Kysely<Database>; now: () => Date }) {
   return {

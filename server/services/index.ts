@@ -20,6 +20,7 @@ import { createDatabaseMediaStore } from "../repositories/media-store.ts";
 import type { ScryptCost } from "./passwords.ts";
 import { createPortabilityService } from "./portability.ts";
 import { createPostNewsletter } from "./post-newsletter.ts";
+import { createPageService } from "./pages.ts";
 import { createPostService } from "./posts.ts";
 import { createSetupService } from "./setup.ts";
 import { createSiteSettingsService, defaultSiteSettings } from "./site-settings.ts";
@@ -109,6 +110,7 @@ export function createServices({
     changes,
     posts: createPostService({ db, dialect, now, audit, changes, newsletter: emailOn ? postNewsletter : undefined }),
     comments,
+    pages: createPageService({ db, now, audit, changes }),
     fediverse: createFediverseService({ db, now, audit, comments, siteUrl }),
     auth,
     twoFactor,

@@ -23,6 +23,10 @@ const ACTION_LABELS: Record<string, string> = {
   "post-published": "Published",
   "post-unpublished": "Unpublished",
   "post-deleted": "Deleted",
+  "page-published": "Published the page",
+  "page-unpublished": "Unpublished the page",
+  "page-deleted": "Deleted the page",
+  "navigation-changed": "Changed the menus",
 };
 
 /** "2026-03-05T10:00:00.000Z~abc": where the next page starts (keyset pagination). */

@@ -1,0 +1,116 @@
+import type { Kysely } from "kysely";
+import { DomainError } from "#domain/errors.ts";
+import { isReservedPageSlug, type Page, type PageInput, type PageSummary, reservedSlugMessage } from "#domain/page.ts";
+import type { Page as ListPage } from "#domain/pagination.ts";
+import type { Database } from "../db/schema.ts";
+import { guardDatabase } from "../errors.ts";
+import * as pages from "../repositories/pages.ts";
+import { firstFreeSlug, slugFromTitle, toSlug } from "../slugs.ts";
+import type { AuditLog } from "./audit.ts";
+import { type ContentChanges, type ContentTag, pageTag } from "./content-changes.ts";
+import type { Writer } from "./posts.ts";
+
+export const PAGES_PER_ADMIN_PAGE = 20;
+/** The most pages a menu editor offers at once; a site with more links the rest by URL. */
+export const PAGE_CHOICES_LIMIT = 500;
+
+export interface PageServiceDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+  audit: AuditLog;
+  changes: ContentChanges;
+}
+
+/** Pages (docs/decisions/0018-pages.md): the only reader and writer of the pages repository. */
+export function createPageService({ db, now, audit, changes }: PageServiceDeps) {
+  const requirePage = async (id: string): Promise<Page> => {
+    const page = await guardDatabase(() => pages.findPageById(db, id));
+    if (!page) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
+    return page;
+  };
+
+  /**
+   * A page's own address always changes; the menus only when what they show of it did
+   * (its address, whether it is public), so most saves keep every other cached page.
+   */
+  function announce(before: Page | undefined, after: Page | undefined): void {
+    const id = (after ?? before)!.id;
+    const tags: ContentTag[] = [pageTag(id)];
+    if (before?.slug !== after?.slug || before?.published !== after?.published) tags.push("navigation");
+    changes.publish(tags);
+  }
+
+  /**
+   * The slug a save gives the page: the writer's own (folded to a slug) must be free and not
+   * the site's; one derived from the title takes the first free `-2`, `-3`… past both.
+   */
+  async function chooseSlug(input: PageInput, pageId?: string): Promise<string> {
+    const isTaken = (slug: string) => guardDatabase(() => pages.isPageSlugTaken(db, slug, pageId));
+    const wanted = toSlug(input.slug);
+    if (wanted === "") {
+      return firstFreeSlug(slugFromTitle(input.title), async (slug) => isReservedPageSlug(slug) || isTaken(slug));
+    }
+    if (isReservedPageSlug(wanted)) throw new DomainError("PAGE_SLUG_RESERVED", reservedSlugMessage(wanted));
+    if (await isTaken(wanted)) throw new DomainError("SLUG_TAKEN", "Another page already uses this slug");
+    return wanted;
+  }
+
+  return {
+    getPageForEditing: requirePage,
+
+    /** The published page at /{slug}; PAGE_NOT_FOUND for anything else, drafts included. */
+    async getPublicPage(slug: string): Promise<Page> {
+      const page = await guardDatabase(() => pages.findPublicPageBySlug(db, slug));
+      if (!page) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
+      return page;
+    },
+
+    listPages(page = 1, pageSize = PAGES_PER_ADMIN_PAGE): Promise<ListPage<PageSummary>> {
+      return guardDatabase(() => pages.listPages(db, { page, pageSize }));
+    },
+
+    async createPage(input: PageInput, writer: Writer): Promise<Page> {
+      const slug = await chooseSlug(input);
+      const page = await guardDatabase(() => pages.insertPage(db, { ...input, slug }, now().toISOString()));
+      announce(undefined, page);
+      if (page.published) await audit.record(writer, "page-published", page.title);
+      return page;
+    },
+
+    async updatePage(id: string, input: PageInput, writer: Writer): Promise<Page> {
+      const before = await requirePage(id);
+      const slug = await chooseSlug(input, id);
+      const page = await guardDatabase(() => pages.updatePage(db, id, { ...input, slug }, now().toISOString()));
+      if (!page) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
+      announce(before, page);
+      if (before.published !== page.published) {
+        await audit.record(writer, page.published ? "page-published" : "page-unpublished", page.title);
+      }
+      return page;
+    },
+
+    async deletePage(id: string, writer: Writer): Promise<void> {
+      const removed = await guardDatabase(() => pages.deletePage(db, id));
+      if (!removed) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
+      announce(removed, undefined);
+      await audit.record(writer, "page-deleted", removed.title);
+    },
+
+    /** Published pages for the sitemap, a batch at a time by slug. */
+    listSitemapPages(afterSlug: string, limit: number) {
+      return guardDatabase(() => pages.listPublicPageAddresses(db, afterSlug, limit));
+    },
+
+    /** What a menu may link to. */
+    listPageChoices() {
+      return guardDatabase(() => pages.listPageChoices(db, PAGE_CHOICES_LIMIT));
+    },
+
+    /** The current slugs of the published pages among `ids`; a draft or deleted page is left out. */
+    resolvePublicPageSlugs(ids: readonly string[]) {
+      return guardDatabase(() => pages.findPublicPageSlugs(db, ids));
+    },
+  };
+}
+
+export type PageService = ReturnType<typeof createPageService>;
