@@ -8,9 +8,6 @@ export default [
     route("blog/:slug", "routes/site/post.tsx"),
     route("category/:category", "routes/site/category.tsx"),
     route("categories", "routes/site/categories.tsx"),
-    route("about", "routes/site/about.tsx"),
-    route("privacy", "routes/site/privacy.tsx"),
-    route("terms", "routes/site/terms.tsx"),
     route("subscribe", "routes/site/subscribe.tsx"),
     route("subscribe/confirm", "routes/site/subscribe-confirm.tsx"),
     route("unsubscribe", "routes/site/unsubscribe.tsx"),
@@ -18,7 +15,10 @@ export default [
     route("login/code", "routes/site/login-code.tsx"),
     route("invite", "routes/site/invite.tsx"),
     route("preview/:token", "routes/site/preview.tsx"),
+    route("preview/page/:token", "routes/site/page-preview.tsx"),
     route("setup", "routes/admin/setup.tsx"),
+    // A page at /{slug}: static segments above rank first, and pages cannot take their slugs (domain/page.ts).
+    route(":slug", "routes/site/page.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
 
@@ -26,6 +26,13 @@ export default [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/posts.tsx", { id: "admin-dashboard" }),
       route("posts", "routes/admin/posts.tsx", { id: "admin-posts" }),
+      route("pages", "routes/admin/pages.tsx"),
+      route("pages/new", "routes/admin/page-new.tsx"),
+      route("pages/edit/:id", "routes/admin/page-edit.tsx"),
+      route("pages/edit/:id/revisions/:revisionId", "routes/admin/page-revision.tsx"),
+      route("pages/:id/autosave", "routes/admin/page-autosave.ts"),
+      route("pages/:id/preview-link", "routes/admin/page-preview-link.ts"),
+      route("navigation", "routes/admin/navigation.tsx"),
       route("comments", "routes/admin/comments.tsx"),
       route("comments/settings", "routes/admin/comment-settings.tsx"),
       route("subscribers", "routes/admin/subscribers.tsx", [

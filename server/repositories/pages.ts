@@ -159,3 +159,12 @@ export async function findPublicPageSlugs(db: Db, ids: readonly string[]): Promi
   const rows = await selectPublicPages(db).select(["pages.id", "pages.slug"]).where("pages.id", "in", ids).execute();
   return new Map(rows.map((row) => [row.id, row.slug]));
 }
+
+/** The current slugs of the published built-in pages (the default menus link to them). */
+export async function findPublicBuiltInPageSlugs(db: Db): Promise<Map<string, string>> {
+  const rows = await selectPublicPages(db)
+    .select(["pages.built_in", "pages.slug"])
+    .where("pages.built_in", "is not", null)
+    .execute();
+  return new Map(rows.map((row) => [row.built_in!, row.slug]));
+}

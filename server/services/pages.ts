@@ -110,6 +110,11 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
     resolvePublicPageSlugs(ids: readonly string[]) {
       return guardDatabase(() => pages.findPublicPageSlugs(db, ids));
     },
+
+    /** The current slugs of the published built-in pages, by `builtIn` ("about" → "about"). */
+    resolveBuiltInPageSlugs() {
+      return guardDatabase(() => pages.findPublicBuiltInPageSlugs(db));
+    },
   };
 }
 

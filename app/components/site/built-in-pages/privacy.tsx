@@ -1,28 +1,10 @@
 import { Link } from "react-router";
 import { PolicyPage } from "~/components/site/policy-page";
-import { seoMeta, withSite } from "~/lib/meta";
-import type { Route } from "./+types/privacy";
-import { staticPage } from "~/lib/static-page";
 
-/** docs/spec.md §2: the policy pages show today's date as the last-updated date. */
-export function loader() {
-  return { lastUpdated: new Date().toISOString() };
-}
-
-export const handle = staticPage;
-
-export const meta: Route.MetaFunction = withSite(({ matches, location }) =>
-  seoMeta({
-    title: "Privacy Policy",
-    description: "What Inkwell stores about visitors, and why.",
-    matches,
-    location,
-  }),
-);
-
-export default function Privacy({ loaderData }: Route.ComponentProps) {
+/** The page as it shipped (docs/spec.md §2), shown until the writer first saves it; dated today. */
+export function OriginalPrivacy({ lastUpdated }: { lastUpdated: string }) {
   return (
-    <PolicyPage title="Privacy Policy" lastUpdated={loaderData.lastUpdated}>
+    <PolicyPage title="Privacy Policy" lastUpdated={lastUpdated}>
       <p>
         Inkwell is a personal blog. It collects as little as it can, and never sells or shares what it keeps with
         advertisers.

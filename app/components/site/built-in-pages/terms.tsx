@@ -1,28 +1,10 @@
 import { Link } from "react-router";
 import { PolicyPage } from "~/components/site/policy-page";
-import { seoMeta, withSite } from "~/lib/meta";
-import type { Route } from "./+types/terms";
-import { staticPage } from "~/lib/static-page";
 
-/** docs/spec.md §2: the policy pages show today's date as the last-updated date. */
-export function loader() {
-  return { lastUpdated: new Date().toISOString() };
-}
-
-export const handle = staticPage;
-
-export const meta: Route.MetaFunction = withSite(({ matches, location }) =>
-  seoMeta({
-    title: "Terms of Service",
-    description: "The rules for reading and commenting on Inkwell.",
-    matches,
-    location,
-  }),
-);
-
-export default function Terms({ loaderData }: Route.ComponentProps) {
+/** The page as it shipped (docs/spec.md §2), shown until the writer first saves it; dated today. */
+export function OriginalTerms({ lastUpdated }: { lastUpdated: string }) {
   return (
-    <PolicyPage title="Terms of Service" lastUpdated={loaderData.lastUpdated}>
+    <PolicyPage title="Terms of Service" lastUpdated={lastUpdated}>
       <p>By reading or commenting on Inkwell you agree to these terms.</p>
       <h2>Who may comment</h2>
       <p>You must be at least 18 years old to post a comment.</p>

@@ -1,20 +1,4 @@
-import { appContext } from "#server/request-context.ts";
 import { buttonStyles, inputStyles, labelStyles } from "~/components/ui/styles";
-import { seoMeta, withSite } from "~/lib/meta";
-import type { Route } from "./+types/about";
-import { staticPage } from "~/lib/static-page";
-
-/** Nothing to read: the loader only lets the page cache keep the page, which only Settings change. */
-export function loader({ context }: Route.LoaderArgs) {
-  context.get(appContext).tagPage(["static"]);
-  return null;
-}
-
-export const handle = staticPage;
-
-export const meta: Route.MetaFunction = withSite(({ matches, location }) =>
-  seoMeta({ title: "About", description: "Who writes Inkwell, and how to get in touch.", matches, location }),
-);
 
 const TEAM = [
   {
@@ -84,7 +68,8 @@ function ContactForm() {
   );
 }
 
-export default function About() {
+/** The About page as it shipped (docs/spec.md), shown until the writer first saves the page. */
+export function OriginalAbout() {
   return (
     <div className="mx-auto max-w-3xl space-y-14">
       <header className="space-y-4">
