@@ -27,7 +27,8 @@ export interface DemoServer {
   stop: () => Promise<void>;
 }
 
-export async function startDemoServer(port: number): Promise<DemoServer> {
+/** `environment` adds to the server's own (an admin to sign in as, for instance). */
+export async function startDemoServer(port: number, environment: Record<string, string> = {}): Promise<DemoServer> {
   const base = `http://127.0.0.1:${port}`;
   const directory = mkdtempSync(path.join(tmpdir(), "blog-demo-"));
   const server = spawn(process.execPath, serverArguments(), {
@@ -41,6 +42,7 @@ export async function startDemoServer(port: number): Promise<DemoServer> {
       DATABASE_URL: `file:${directory}/blog.sqlite`,
       BLOG_DEMO: "1",
       LOG_LEVEL: "warn",
+      ...environment,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
