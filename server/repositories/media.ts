@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { ColumnType, ExpressionBuilder, Kysely, Selectable, Transaction } from "kysely";
 import type { ImageFormat } from "#domain/media.ts";
 import type { Database, MediaTable } from "../db/schema.ts";
 
@@ -28,9 +28,23 @@ export interface MediaRecord {
 
 export interface MediaUse {
   hash: string;
+  /** The post's id, or the page's when `kind` is "page". */
   postId: string;
   title: string;
+  kind: "post" | "page";
 }
+
+/**
+ * Where image uses are kept: posts' and pages' (migration 0020) share their shape but the
+ * column naming the owner. An image is in use while either table names it.
+ */
+export const POST_MEDIA_USES = { table: "media_uses", owner: "post_id" } as const;
+export const PAGE_MEDIA_USES = { table: "page_media_uses", owner: "page_id" } as const;
+export type MediaUses = typeof POST_MEDIA_USES | typeof PAGE_MEDIA_USES;
+
+type UseColumns = { hash: string } & Record<MediaUses["owner"], ColumnType<string, string | undefined, string>>;
+/** Both tables as one shape, so a statement can name either: only `uses.owner` is ever used of the two owners. */
+const usesDb = (db: Db) => db as unknown as Kysely<Record<MediaUses["table"], UseColumns> & Pick<Database, "media">>;
 
 export const MEDIA_COLUMNS = [
   "hash",
@@ -122,43 +136,66 @@ export async function countMedia(db: Db): Promise<number> {
   return Number(row.count);
 }
 
-/** The posts that show these images, with their titles, for one page of the library. */
+/** The posts, then the pages, that show these images, with their titles, for one page of the library. */
 export async function listMediaUses(db: Db, hashes: readonly string[]): Promise<MediaUse[]> {
-  const uses: MediaUse[] = [];
+  const posts: MediaUse[] = [];
+  const pages: MediaUse[] = [];
   for (const chunk of chunks(hashes)) {
-    const rows = await db
-      .selectFrom("media_uses")
-      .innerJoin("posts", "posts.id", "media_uses.post_id")
-      .select(["media_uses.hash", "posts.id as postId", "posts.title"])
-      .where("media_uses.hash", "in", chunk)
-      .orderBy("posts.created_at", "desc")
-      .execute();
-    uses.push(...rows);
+    const [postRows, pageRows] = await Promise.all([
+      db
+        .selectFrom("media_uses")
+        .innerJoin("posts", "posts.id", "media_uses.post_id")
+        .select(["media_uses.hash", "posts.id as postId", "posts.title"])
+        .where("media_uses.hash", "in", chunk)
+        .orderBy("posts.created_at", "desc")
+        .execute(),
+      db
+        .selectFrom("page_media_uses")
+        .innerJoin("pages", "pages.id", "page_media_uses.page_id")
+        .select(["page_media_uses.hash", "pages.id as postId", "pages.title"])
+        .where("page_media_uses.hash", "in", chunk)
+        .orderBy("pages.title")
+        .execute(),
+    ]);
+    posts.push(...postRows.map((row) => ({ ...row, kind: "post" as const })));
+    pages.push(...pageRows.map((row) => ({ ...row, kind: "page" as const })));
   }
-  return uses;
+  return [...posts, ...pages];
+}
+
+/** No post and no page shows the image in `media.hash`. */
+function unused(eb: ExpressionBuilder<Database, "media">) {
+  return eb.not(
+    eb.or([
+      eb.exists(eb.selectFrom("media_uses").select("post_id").whereRef("media_uses.hash", "=", "media.hash")),
+      eb.exists(eb.selectFrom("page_media_uses").select("page_id").whereRef("page_media_uses.hash", "=", "media.hash")),
+    ]),
+  );
 }
 
 /**
- * Makes `post_id`'s uses exactly `hashes` (those that name a stored image), inside the
- * post's own save. An image whose last use goes away is marked unused from `at`, which
- * starts its 30 days before the prune may remove it.
+ * Makes the owner's uses exactly `hashes` (those that name a stored image), inside the
+ * owner's own save. An image whose last use, by any post or page, goes away is marked unused
+ * from `at`, which starts its 30 days before the prune may remove it.
  */
-export async function replaceMediaUses(
+export async function replaceMediaUsesIn(
+  uses: MediaUses,
   trx: Transaction<Database>,
-  postId: string,
+  ownerId: string,
   hashes: readonly string[],
   at: string,
 ): Promise<void> {
-  const previous = await trx.selectFrom("media_uses").select("hash").where("post_id", "=", postId).execute();
-  await trx.deleteFrom("media_uses").where("post_id", "=", postId).execute();
+  const db = usesDb(trx);
+  const previous = await db.selectFrom(uses.table).select("hash").where(uses.owner, "=", ownerId).execute();
+  await db.deleteFrom(uses.table).where(uses.owner, "=", ownerId).execute();
   for (const chunk of chunks(hashes)) {
-    await trx
-      .insertInto("media_uses")
-      .columns(["hash", "post_id"])
+    await db
+      .insertInto(uses.table)
+      .columns(["hash", uses.owner])
       .expression((eb) =>
         eb
           .selectFrom("media")
-          .select(["hash", eb.val(postId).as("post_id")])
+          .select(["hash", eb.val(ownerId).as(uses.owner)])
           .where("hash", "in", chunk),
       )
       .execute();
@@ -167,18 +204,21 @@ export async function replaceMediaUses(
   const kept = new Set(hashes);
   const dropped = previous.map((row) => row.hash).filter((hash) => !kept.has(hash));
   for (const chunk of chunks(dropped)) {
-    await trx
-      .updateTable("media")
-      .set({ unused_since: at })
-      .where("hash", "in", chunk)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom("media_uses").select("post_id").whereRef("media_uses.hash", "=", "media.hash"))),
-      )
-      .execute();
+    await trx.updateTable("media").set({ unused_since: at }).where("hash", "in", chunk).where(unused).execute();
   }
 }
 
-/** Images no post has used since before `cutoff`, oldest first. */
+/** A post's uses, as repositories/posts.ts keeps them on every save. */
+export function replaceMediaUses(
+  trx: Transaction<Database>,
+  postId: string,
+  hashes: readonly string[],
+  at: string,
+): Promise<void> {
+  return replaceMediaUsesIn(POST_MEDIA_USES, trx, postId, hashes, at);
+}
+
+/** Images no post or page has used since before `cutoff`, oldest first. */
 export async function listUnusedMedia(db: Db, cutoff: string, limit: number): Promise<MediaRecord[]> {
   const rows = await db
     .selectFrom("media")
@@ -191,14 +231,8 @@ export async function listUnusedMedia(db: Db, cutoff: string, limit: number): Pr
   return rows.map(toRecord);
 }
 
-/** Removes the image's record unless a post uses it; false when one does (or it was gone). */
+/** Removes the image's record unless a post or page uses it; false when one does (or it was gone). */
 export async function deleteUnusedMedia(db: Kysely<Database>, hash: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom("media")
-    .where("hash", "=", hash)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("media_uses").select("post_id").where("media_uses.hash", "=", hash))),
-    )
-    .executeTakeFirst();
+  const result = await db.deleteFrom("media").where("hash", "=", hash).where(unused).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -1,10 +1,14 @@
 // Pages (docs/decisions/0018-pages.md): the writer's own pages at /{slug}. All their SQL is here;
 // `selectPublicPages` is their publishing rule, as `selectPublicPosts` is the posts'.
-import type { Selectable } from "kysely";
+import type { Selectable, Transaction } from "kysely";
+import { mediaHashesIn } from "#domain/media.ts";
 import type { Page, PageDraft, PageSummary } from "#domain/page.ts";
 import { type Page as ListPage, pageWindow } from "#domain/pagination.ts";
-import type { PagesTable } from "../db/schema.ts";
+import type { Database, PagesTable } from "../db/schema.ts";
 import { renderPostBody } from "../render/post-body.ts";
+import { PAGE_MEDIA_USES, replaceMediaUsesIn } from "./media.ts";
+import { PAGE_REVISIONS, recordRevisionIn } from "./post-revisions.ts";
+import { deletePreviewTokens, PAGE_PREVIEWS } from "./preview-tokens.ts";
 import { type Db, inTransaction, newId, toIsoString } from "./rows.ts";
 
 /** What the public may see of pages: published ones. Every public read of a page starts here. */
@@ -80,32 +84,80 @@ export async function isPageSlugTaken(db: Db, slug: string, exceptPageId?: strin
   return (await query.executeTakeFirst()) !== undefined;
 }
 
+/** Who saved, and how, for the revision a writer's save keeps (an import keeps none). */
+export interface PageRevisionAuthor {
+  kind: "save" | "restore";
+  savedBy: string;
+}
+
+/**
+ * What every save does beside the row, in its transaction: the images the body shows are
+ * in use (so the library will not delete them), the history gains the text as saved, and
+ * publishing ends the private previews, as a post's does.
+ */
+async function afterSave(
+  trx: Transaction<Database>,
+  id: string,
+  draft: PageDraft,
+  now: string,
+  revision: PageRevisionAuthor | undefined,
+): Promise<void> {
+  await replaceMediaUsesIn(PAGE_MEDIA_USES, trx, id, mediaHashesIn(draft.content), now);
+  if (revision) {
+    await recordRevisionIn(PAGE_REVISIONS, trx, {
+      ownerId: id,
+      ...revision,
+      title: draft.title,
+      content: draft.content,
+      format: draft.format,
+      createdAt: now,
+    });
+  }
+  if (draft.published) await deletePreviewTokens(PAGE_PREVIEWS, trx, id);
+}
+
 /** Writes a new page; the writer saved it, so it is `edited` now. */
-export async function insertPage(db: Db, draft: PageDraft, now: string): Promise<Page> {
+export async function insertPage(db: Db, draft: PageDraft, now: string, revision?: PageRevisionAuthor): Promise<Page> {
   const id = newId();
-  await db
-    .insertInto("pages")
-    .values({ id, ...draftColumns(draft), edited_at: now, created_at: now, updated_at: now })
-    .execute();
-  return (await findPageById(db, id))!;
+  return inTransaction(db, async (trx) => {
+    await trx
+      .insertInto("pages")
+      .values({ id, ...draftColumns(draft), edited_at: now, created_at: now, updated_at: now })
+      .execute();
+    await afterSave(trx, id, draft, now, revision);
+    return (await findPageById(trx, id))!;
+  });
 }
 
 /** Saves a page over what it was; undefined when there is no such page. */
-export async function updatePage(db: Db, id: string, draft: PageDraft, now: string): Promise<Page | undefined> {
+export async function updatePage(
+  db: Db,
+  id: string,
+  draft: PageDraft,
+  now: string,
+  revision?: PageRevisionAuthor,
+): Promise<Page | undefined> {
   return inTransaction(db, async (trx) => {
     const result = await trx
       .updateTable("pages")
       .set({ ...draftColumns(draft), edited_at: now, updated_at: now })
       .where("id", "=", id)
       .executeTakeFirst();
-    return result.numUpdatedRows === 0n ? undefined : findPageById(trx, id);
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    await afterSave(trx, id, draft, now, revision);
+    return findPageById(trx, id);
   });
 }
 
-export async function deletePage(db: Db, id: string): Promise<Page | undefined> {
+/** Deletes the page with its revisions and preview links; the images it showed may become unused from `now`. */
+export async function deletePage(db: Db, id: string, now: string): Promise<Page | undefined> {
   return inTransaction(db, async (trx) => {
     const page = await findPageById(trx, id);
-    if (page) await trx.deleteFrom("pages").where("id", "=", id).execute();
+    if (!page) return undefined;
+    await replaceMediaUsesIn(PAGE_MEDIA_USES, trx, id, [], now);
+    await trx.deleteFrom("page_revisions").where("page_id", "=", id).execute();
+    await trx.deleteFrom("page_preview_tokens").where("page_id", "=", id).execute();
+    await trx.deleteFrom("pages").where("id", "=", id).execute();
     return page;
   });
 }

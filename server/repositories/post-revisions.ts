@@ -1,15 +1,31 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { ColumnType, Insertable, Kysely, Selectable, Transaction } from "kysely";
 import type { Database, PostRevisionsTable } from "../db/schema.ts";
 import type { PostRevision, PostRevisionSummary } from "#domain/revision.ts";
 import { newId, toIsoString } from "./rows.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Revisions kept per post; the oldest go when a new one arrives. */
+/** Revisions kept per post or page; the oldest go when a new one arrives. */
 export const REVISIONS_KEPT = 50;
 
+/**
+ * Where a history is kept: posts' and pages' revisions (migration 0020) share every column
+ * but the one naming their owner, so one set of statements serves both.
+ */
+export const POST_REVISIONS = { table: "post_revisions", owner: "post_id" } as const;
+export const PAGE_REVISIONS = { table: "page_revisions", owner: "page_id" } as const;
+export type RevisionHistory = typeof POST_REVISIONS | typeof PAGE_REVISIONS;
+
+/** An owner column may be left out of an insert: the other one is. */
+type RevisionColumns = Omit<PostRevisionsTable, "post_id"> &
+  Record<RevisionHistory["owner"], ColumnType<string, string | undefined, string>>;
+/** Both tables as one shape, so a statement can name either: only `history.owner` is ever used of the two owners. */
+type HistoryDatabase = Record<RevisionHistory["table"], RevisionColumns>;
+const historyDb = (db: Db) => db as unknown as Kysely<HistoryDatabase>;
+
 export interface NewRevision {
-  postId: string;
+  /** The post or page. */
+  ownerId: string;
   kind: PostRevision["kind"];
   savedBy: string;
   title: string;
@@ -18,7 +34,9 @@ export interface NewRevision {
   createdAt: string;
 }
 
-function toSummary(row: Omit<Selectable<PostRevisionsTable>, "content">): PostRevisionSummary {
+const SUMMARY_COLUMNS = ["id", "number", "kind", "saved_by", "title", "format", "created_at"] as const;
+
+function toSummary(row: Pick<Selectable<RevisionColumns>, (typeof SUMMARY_COLUMNS)[number]>): PostRevisionSummary {
   return {
     id: row.id,
     number: row.number,
@@ -35,11 +53,16 @@ function toSummary(row: Omit<Selectable<PostRevisionsTable>, "content">): PostRe
  * save and its history change together. An autosave replaces the autosave just before it by the
  * same writer, so typing for an hour leaves one autosave rather than pushing real saves out.
  */
-export async function recordRevision(trx: Transaction<Database>, revision: NewRevision): Promise<PostRevisionSummary> {
-  const latest = await trx
-    .selectFrom("post_revisions")
+export async function recordRevisionIn(
+  history: RevisionHistory,
+  trx: Transaction<Database>,
+  revision: NewRevision,
+): Promise<PostRevisionSummary> {
+  const db = historyDb(trx);
+  const latest = await db
+    .selectFrom(history.table)
     .select(["id", "number", "kind", "saved_by"])
-    .where("post_id", "=", revision.postId)
+    .where(history.owner, "=", revision.ownerId)
     .orderBy("number", "desc")
     .limit(1)
     .executeTakeFirst();
@@ -52,52 +75,81 @@ export async function recordRevision(trx: Transaction<Database>, revision: NewRe
     created_at: revision.createdAt,
   };
   if (revision.kind === "autosave" && latest?.kind === "autosave" && latest.saved_by === revision.savedBy) {
-    await trx.updateTable("post_revisions").set(row).where("id", "=", latest.id).execute();
-    return toSummary({ id: latest.id, post_id: revision.postId, number: latest.number, ...row });
+    await db.updateTable(history.table).set(row).where("id", "=", latest.id).execute();
+    return toSummary({ id: latest.id, number: latest.number, ...row });
   }
   const number = (latest?.number ?? 0) + 1;
   const id = newId();
-  await trx
-    .insertInto("post_revisions")
-    .values({ id, post_id: revision.postId, number, ...row })
+  await db
+    .insertInto(history.table)
+    .values({ id, [history.owner]: revision.ownerId, number, ...row } as Insertable<RevisionColumns>)
     .execute();
-  await trx
-    .deleteFrom("post_revisions")
-    .where("post_id", "=", revision.postId)
+  await db
+    .deleteFrom(history.table)
+    .where(history.owner, "=", revision.ownerId)
     .where("number", "<=", number - REVISIONS_KEPT)
     .execute();
-  return toSummary({ id, post_id: revision.postId, number, ...row });
+  return toSummary({ id, number, ...row });
 }
 
-/** A post's revisions, newest first (at most 50 exist). */
-export async function listRevisions(db: Db, postId: string): Promise<PostRevisionSummary[]> {
-  const rows = await db
-    .selectFrom("post_revisions")
-    .select(["id", "post_id", "number", "kind", "saved_by", "title", "format", "created_at"])
-    .where("post_id", "=", postId)
+/** A post's or page's revisions, newest first (at most 50 exist). */
+export async function listRevisionsIn(
+  history: RevisionHistory,
+  db: Db,
+  ownerId: string,
+): Promise<PostRevisionSummary[]> {
+  const rows = await historyDb(db)
+    .selectFrom(history.table)
+    .select(SUMMARY_COLUMNS)
+    .where(history.owner, "=", ownerId)
     .orderBy("number", "desc")
     .limit(REVISIONS_KEPT)
     .execute();
   return rows.map(toSummary);
 }
 
-export async function findRevision(db: Db, postId: string, id: string): Promise<PostRevision | undefined> {
-  const row = await db
-    .selectFrom("post_revisions")
-    .selectAll()
-    .where("post_id", "=", postId)
+export async function findRevisionIn(
+  history: RevisionHistory,
+  db: Db,
+  ownerId: string,
+  id: string,
+): Promise<PostRevision | undefined> {
+  const row = await historyDb(db)
+    .selectFrom(history.table)
+    .select([...SUMMARY_COLUMNS, "content"])
+    .where(history.owner, "=", ownerId)
     .where("id", "=", id)
     .executeTakeFirst();
   return row ? { ...toSummary(row), content: row.content } : undefined;
 }
 
-export async function findLatestRevision(db: Db, postId: string): Promise<PostRevision | undefined> {
-  const row = await db
-    .selectFrom("post_revisions")
-    .selectAll()
-    .where("post_id", "=", postId)
+/**
+ * An autosave newer than the owner's last save and different from it: what a closed tab or
+ * a crash left unsaved.
+ */
+export async function findUnsavedAutosaveIn(
+  history: RevisionHistory,
+  db: Db,
+  saved: { id: string; title: string; content: string; format: string; updatedAt: string },
+): Promise<PostRevision | undefined> {
+  const row = await historyDb(db)
+    .selectFrom(history.table)
+    .select([...SUMMARY_COLUMNS, "content"])
+    .where(history.owner, "=", saved.id)
     .orderBy("number", "desc")
     .limit(1)
     .executeTakeFirst();
-  return row ? { ...toSummary(row), content: row.content } : undefined;
+  const latest = row ? { ...toSummary(row), content: row.content } : undefined;
+  if (!latest || latest.kind !== "autosave") return undefined;
+  if (Date.parse(latest.createdAt) <= Date.parse(saved.updatedAt)) return undefined;
+  const same = latest.title === saved.title && latest.content === saved.content && latest.format === saved.format;
+  return same ? undefined : latest;
+}
+
+/** The posts' history, as repositories/posts.ts keeps it on every save. */
+export function recordRevision(
+  trx: Transaction<Database>,
+  { postId, ...revision }: Omit<NewRevision, "ownerId"> & { postId: string },
+): Promise<PostRevisionSummary> {
+  return recordRevisionIn(POST_REVISIONS, trx, { ownerId: postId, ...revision });
 }

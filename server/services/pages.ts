@@ -1,14 +1,23 @@
 import type { Kysely } from "kysely";
+import type { EditorDraft } from "#domain/editor.ts";
 import { DomainError } from "#domain/errors.ts";
+import { mediaHashesIn } from "#domain/media.ts";
 import { isReservedPageSlug, type Page, type PageInput, type PageSummary, reservedSlugMessage } from "#domain/page.ts";
 import type { Page as ListPage } from "#domain/pagination.ts";
+import type { PostRevision, PostRevisionSummary } from "#domain/revision.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
+import { pictureUploadedImages } from "../html.ts";
+import * as media from "../repositories/media.ts";
 import * as pages from "../repositories/pages.ts";
+import * as revisions from "../repositories/post-revisions.ts";
+import * as previewTokens from "../repositories/preview-tokens.ts";
 import { firstFreeSlug, slugFromTitle, toSlug } from "../slugs.ts";
 import type { AuditLog } from "./audit.ts";
 import { type ContentChanges, type ContentTag, pageTag } from "./content-changes.ts";
+import { describeMedia } from "./media.ts";
 import type { Writer } from "./posts.ts";
+import { createToken, hashToken } from "./tokens.ts";
 
 export const PAGES_PER_ADMIN_PAGE = 20;
 /** The most pages a menu editor offers at once; a site with more links the rest by URL. */
@@ -27,6 +36,12 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
     const page = await guardDatabase(() => pages.findPageById(db, id));
     if (!page) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
     return page;
+  };
+  const timestamp = () => now().toISOString();
+  const getRevision = async (id: string, revisionId: string): Promise<PostRevision> => {
+    const revision = await guardDatabase(() => revisions.findRevisionIn(revisions.PAGE_REVISIONS, db, id, revisionId));
+    if (!revision) throw new DomainError("REVISION_NOT_FOUND", "Revision not found");
+    return revision;
   };
 
   /**
@@ -62,7 +77,11 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
     async getPublicPage(slug: string): Promise<Page> {
       const page = await guardDatabase(() => pages.findPublicPageBySlug(db, slug));
       if (!page) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
-      return page;
+      // Uploaded images become <picture> with their stored sizes, as in a post.
+      const images = await guardDatabase(() => media.findMediaByHashes(db, mediaHashesIn(page.content)));
+      if (images.length === 0) return page;
+      const described = new Map(images.map((record) => [record.hash, describeMedia(record)]));
+      return { ...page, contentHtml: pictureUploadedImages(page.contentHtml, described) };
     },
 
     listPages(page = 1, pageSize = PAGES_PER_ADMIN_PAGE): Promise<ListPage<PageSummary>> {
@@ -71,7 +90,9 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
 
     async createPage(input: PageInput, writer: Writer): Promise<Page> {
       const slug = await chooseSlug(input);
-      const page = await guardDatabase(() => pages.insertPage(db, { ...input, slug }, now().toISOString()));
+      const page = await guardDatabase(() =>
+        pages.insertPage(db, { ...input, slug }, timestamp(), { kind: "save", savedBy: writer.email }),
+      );
       announce(undefined, page);
       if (page.published) await audit.record(writer, "page-published", page.title);
       return page;
@@ -80,7 +101,9 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
     async updatePage(id: string, input: PageInput, writer: Writer): Promise<Page> {
       const before = await requirePage(id);
       const slug = await chooseSlug(input, id);
-      const page = await guardDatabase(() => pages.updatePage(db, id, { ...input, slug }, now().toISOString()));
+      const page = await guardDatabase(() =>
+        pages.updatePage(db, id, { ...input, slug }, timestamp(), { kind: "save", savedBy: writer.email }),
+      );
       if (!page) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
       announce(before, page);
       if (before.published !== page.published) {
@@ -90,10 +113,86 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
     },
 
     async deletePage(id: string, writer: Writer): Promise<void> {
-      const removed = await guardDatabase(() => pages.deletePage(db, id));
+      const removed = await guardDatabase(() => pages.deletePage(db, id, timestamp()));
       if (!removed) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
       announce(removed, undefined);
       await audit.record(writer, "page-deleted", removed.title);
+    },
+
+    /** Keeps what the writer is typing as a revision, without touching the page or publishing anything. */
+    async autosave(id: string, draft: EditorDraft, writer: Writer): Promise<PostRevisionSummary> {
+      await requirePage(id);
+      return guardDatabase(() =>
+        db.transaction().execute((trx) =>
+          revisions.recordRevisionIn(revisions.PAGE_REVISIONS, trx, {
+            ownerId: id,
+            kind: "autosave",
+            savedBy: writer.email,
+            createdAt: timestamp(),
+            ...draft,
+          }),
+        ),
+      );
+    },
+
+    /** An autosave newer than the page's last save: what a closed tab or a crash left unsaved. */
+    async findUnsavedDraft(id: string): Promise<PostRevision | undefined> {
+      const page = await requirePage(id);
+      return guardDatabase(() => revisions.findUnsavedAutosaveIn(revisions.PAGE_REVISIONS, db, page));
+    },
+
+    listRevisions(id: string): Promise<PostRevisionSummary[]> {
+      return guardDatabase(() => revisions.listRevisionsIn(revisions.PAGE_REVISIONS, db, id));
+    },
+
+    getRevision,
+
+    /** Puts a revision's title and body back, itself a new revision, so nothing is lost by restoring. */
+    async restoreRevision(id: string, revisionId: string, writer: Writer): Promise<Page> {
+      const [page, revision] = await Promise.all([requirePage(id), getRevision(id, revisionId)]);
+      const draft = { ...page, title: revision.title, content: revision.content, format: revision.format };
+      const restored = await guardDatabase(() =>
+        pages.updatePage(db, id, draft, timestamp(), { kind: "restore", savedBy: writer.email }),
+      );
+      if (!restored) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
+      announce(page, restored);
+      return restored;
+    },
+
+    /** A secret link to the draft as readers will see it; only its hash is kept, so it is shown once, now. */
+    async createPreviewLink(id: string): Promise<string> {
+      await requirePage(id);
+      const token = createToken();
+      await guardDatabase(() =>
+        previewTokens.insertPreviewToken(previewTokens.PAGE_PREVIEWS, db, {
+          tokenHash: hashToken(token),
+          ownerId: id,
+          createdAt: timestamp(),
+        }),
+      );
+      return token;
+    },
+
+    async revokePreviewLinks(id: string): Promise<void> {
+      await guardDatabase(() => previewTokens.deletePreviewTokens(previewTokens.PAGE_PREVIEWS, db, id));
+    },
+
+    /** When the page's live preview link was made, if it has one. */
+    findPreviewLinkCreatedAt(id: string): Promise<string | undefined> {
+      return guardDatabase(() => previewTokens.findPreviewLinkCreatedAt(previewTokens.PAGE_PREVIEWS, db, id));
+    },
+
+    /**
+     * The page a preview link shows. A revoked or unknown link, or a page published by now
+     * (publishing ends previews), is "not found": the link gives nothing away.
+     */
+    async getPreview(token: string): Promise<Page> {
+      const pageId = await guardDatabase(() =>
+        previewTokens.findPreviewOwnerId(previewTokens.PAGE_PREVIEWS, db, hashToken(token)),
+      );
+      const page = pageId ? await guardDatabase(() => pages.findPageById(db, pageId)) : undefined;
+      if (!page || page.published) throw new DomainError("PREVIEW_NOT_FOUND", "This preview link has ended");
+      return page;
     },
 
     /** Published pages for the sitemap, a batch at a time by slug. */

@@ -112,7 +112,7 @@ export function createPostService({
     return post;
   };
   const getRevision = async (id: string, revisionId: string): Promise<PostRevision> => {
-    const revision = await guardDatabase(() => revisions.findRevision(db, id, revisionId));
+    const revision = await guardDatabase(() => revisions.findRevisionIn(revisions.POST_REVISIONS, db, id, revisionId));
     if (!revision) throw new DomainError("REVISION_NOT_FOUND", "Revision not found");
     return revision;
   };
@@ -307,8 +307,8 @@ export function createPostService({
       await requirePost(id);
       return guardDatabase(() =>
         db.transaction().execute((trx) =>
-          revisions.recordRevision(trx, {
-            postId: id,
+          revisions.recordRevisionIn(revisions.POST_REVISIONS, trx, {
+            ownerId: id,
             kind: "autosave",
             savedBy: writer.email,
             createdAt: timestamp(),
@@ -321,16 +321,11 @@ export function createPostService({
     /** An autosave newer than the post's last save: what a closed tab or a crash left unsaved. */
     async findUnsavedDraft(id: string): Promise<PostRevision | undefined> {
       const post = await requirePost(id);
-      const latest = await guardDatabase(() => revisions.findLatestRevision(db, id));
-      if (!latest || latest.kind !== "autosave") return undefined;
-      if (Date.parse(latest.createdAt) <= Date.parse(post.updatedAt)) return undefined;
-      if (latest.title === post.title && latest.content === post.content && latest.format === post.format)
-        return undefined;
-      return latest;
+      return guardDatabase(() => revisions.findUnsavedAutosaveIn(revisions.POST_REVISIONS, db, post));
     },
 
     async listRevisions(id: string): Promise<PostRevisionSummary[]> {
-      return guardDatabase(() => revisions.listRevisions(db, id));
+      return guardDatabase(() => revisions.listRevisionsIn(revisions.POST_REVISIONS, db, id));
     },
 
     getRevision,
@@ -358,18 +353,22 @@ export function createPostService({
       await requirePost(id);
       const token = createToken();
       await guardDatabase(() =>
-        previewTokens.insertPreviewToken(db, { tokenHash: hashToken(token), postId: id, createdAt: timestamp() }),
+        previewTokens.insertPreviewToken(previewTokens.POST_PREVIEWS, db, {
+          tokenHash: hashToken(token),
+          ownerId: id,
+          createdAt: timestamp(),
+        }),
       );
       return token;
     },
 
     async revokePreviewLinks(id: string): Promise<void> {
-      await guardDatabase(() => previewTokens.deletePreviewTokens(db, id));
+      await guardDatabase(() => previewTokens.deletePreviewTokens(previewTokens.POST_PREVIEWS, db, id));
     },
 
     /** When the post's live preview link was made, if it has one. */
     async findPreviewLinkCreatedAt(id: string): Promise<string | undefined> {
-      return guardDatabase(() => previewTokens.findPreviewLinkCreatedAt(db, id));
+      return guardDatabase(() => previewTokens.findPreviewLinkCreatedAt(previewTokens.POST_PREVIEWS, db, id));
     },
 
     /**
@@ -377,7 +376,9 @@ export function createPostService({
      * now (publishing ends previews), is "not found": the link gives nothing away.
      */
     async getPreview(token: string): Promise<Post> {
-      const postId = await guardDatabase(() => previewTokens.findPreviewPostId(db, hashToken(token)));
+      const postId = await guardDatabase(() =>
+        previewTokens.findPreviewOwnerId(previewTokens.POST_PREVIEWS, db, hashToken(token)),
+      );
       const post = postId ? await guardDatabase(() => posts.findPostById(db, postId)) : undefined;
       const isPublic = post
         ? await guardDatabase(() => publicPosts.findPublicPostById(db, post.id, timestamp()))
