@@ -1,6 +1,7 @@
 import { z } from "./zod.ts";
 import { EMAIL_MAX } from "./account.ts";
 import { defineForm, formText } from "./forms.ts";
+import { navigationSchema } from "./navigation.ts";
 import {
   accentContrastProblem,
   BODY_TYPEFACE_NAMES,
@@ -82,6 +83,8 @@ export const siteSettingsSchema = z.object({
   // Uploaded on their own forms (admin/settings-images.tsx); the settings form carries them unchanged.
   logo: z.string().refine((value) => value === "" || LOGO_VALUE_PATTERN.test(value), "Unknown logo"),
   siteIcon: z.string().refine((value) => value === "" || SITE_ICON_VALUE_PATTERN.test(value), "Unknown site icon"),
+  // Edited on /admin/navigation; null while the owner keeps the default menus (domain/navigation.ts).
+  navigation: navigationSchema.nullable().default(null),
 });
 
 /** The site's settings as saved (or defaulted); the request context adds the address it answers on. */
@@ -95,8 +98,11 @@ export function emailSender(settings: Pick<SiteSettings, "title" | "emailFromNam
   return { name: settings.emailFromName || settings.title, replyTo: settings.emailReplyTo || undefined };
 }
 
-/** What the settings form edits: the logo and the icon have their own upload forms. */
-export const siteSettingsFormSchema = siteSettingsSchema.omit({ logo: true, siteIcon: true });
+/** What the settings form edits: the logo and the icon have their own upload forms, the menus their screen. */
+export const siteSettingsFormSchema = siteSettingsSchema.omit({ logo: true, siteIcon: true, navigation: true });
+
+/** What a save of the settings form (or a script) hands the service: the menus are saved on their own. */
+export type SiteSettingsInput = Omit<SiteSettings, "navigation">;
 
 export const siteSettingsForm = defineForm({
   fields: [

@@ -4,8 +4,10 @@ import {
   DEFAULT_SITE_DESCRIPTION,
   DEFAULT_SITE_TITLE,
   type SiteSettings,
+  type SiteSettingsInput,
   siteSettingsSchema,
 } from "#domain/site-settings.ts";
+import { type Navigation, type NavigationChangeResult, navigationOrDefault } from "#domain/navigation.ts";
 import { isDomainError } from "#domain/errors.ts";
 import { POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Database } from "../db/schema.ts";
@@ -13,7 +15,7 @@ import { guardDatabase } from "../errors.ts";
 import * as repository from "../repositories/site-settings.ts";
 import { makeLogo, makeSiteIcon, type SiteImage } from "../media/site-images.ts";
 import type { MediaFile, MediaStore } from "../media/store.ts";
-import type { Actor, AuditLog } from "./audit.ts";
+import type { Actor, AuditAction, AuditLog } from "./audit.ts";
 
 /** How stale another server's change may be here: one cheap version query per second at most. */
 export const SITE_SETTINGS_CHECK_MS = 1000;
@@ -34,6 +36,7 @@ export function defaultSiteSettings(links: { aboutUrl: string; sourceUrl: string
     bodyTypeface: "sans",
     logo: "",
     siteIcon: "",
+    navigation: null,
   };
 }
 
@@ -70,6 +73,15 @@ export function createSiteSettingsService({ db, now, defaults, audit, store }: S
     return parsed.success ? parsed.data : defaults;
   }
 
+  async function save(settings: SiteSettings, action: AuditAction, detail: string, actor: Actor) {
+    const at = now();
+    const version = await guardDatabase(() => repository.saveSiteSettings(db, settings, at.toISOString()));
+    cache = { settings, version, checkedAt: at.getTime() };
+    await audit.record(actor, action, detail);
+    notify(settings);
+    return settings;
+  }
+
   async function load(at: number): Promise<SiteSettings> {
     const version = await guardDatabase(() => repository.findSiteSettingsVersion(db));
     if (cache && cache.version === version) {
@@ -101,17 +113,35 @@ export function createSiteSettingsService({ db, now, defaults, audit, store }: S
       }
     },
 
-    async update(settings: SiteSettings, actor: Actor): Promise<SiteSettings> {
-      const at = now();
-      const version = await guardDatabase(() => repository.saveSiteSettings(db, settings, at.toISOString()));
+    /**
+     * Saves the settings form (and the images'). The menus are not part of it: they keep what
+     * is stored, read afresh, so a menu saved a moment ago on another server survives.
+     */
+    async update(input: SiteSettingsInput, actor: Actor): Promise<SiteSettings> {
+      const { navigation } = await load(now().getTime());
+      const settings: SiteSettings = { ...input, navigation };
       const before = cache?.settings;
-      cache = { settings, version, checkedAt: at.getTime() };
-      const changed = Object.keys(settings).filter(
-        (key) => !before || before[key as keyof SiteSettings] !== settings[key as keyof SiteSettings],
+      const changed = Object.keys(input).filter(
+        (key) => key !== "navigation" && before?.[key as keyof SiteSettings] !== settings[key as keyof SiteSettings],
       );
-      await audit.record(actor, "settings-changed", changed.join(", "));
-      notify(settings);
-      return settings;
+      return save(settings, "settings-changed", changed.join(", "), actor);
+    },
+
+    /**
+     * Saves the menus that `change` makes of the stored ones (read afresh, not from the
+     * one-second cache). Every server's page cache drops its pages, as for any settings
+     * change, so readers see the new menus at once.
+     */
+    async updateNavigation(
+      change: (current: Navigation) => NavigationChangeResult,
+      actor: Actor,
+    ): Promise<NavigationChangeResult> {
+      const current = await load(now().getTime());
+      const outcome = change(navigationOrDefault(current.navigation));
+      if (outcome.ok) {
+        await save({ ...current, navigation: outcome.navigation }, "navigation-changed", outcome.summary, actor);
+      }
+      return outcome;
     },
 
     /**

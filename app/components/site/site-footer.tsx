@@ -1,20 +1,55 @@
 import { Link } from "react-router";
 import { SubscribeForm } from "~/components/site/subscribe-form";
 import { useSite } from "~/lib/use-site";
-import { categoryPath } from "#domain/categories.ts";
-
-/** docs/spec.md §2: the footer links these four categories, whatever else exists. */
-const FOOTER_CATEGORIES = ["Development", "Technology", "Design", "Business"] as const;
+import { defaultNavigationLinks, isOutboundLink, type NavigationLink } from "#domain/navigation.ts";
 
 const footerLinkStyles =
   "text-sm text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline dark:text-slate-300 dark:hover:text-white";
 const footerHeadingStyles = "text-sm font-semibold text-slate-900 dark:text-white";
 
+function FooterLinks({ id, heading, links }: { id: string; heading: string; links: NavigationLink[] }) {
+  // An empty column says nothing, so it is left out rather than shown as a bare heading.
+  if (links.length === 0) return null;
+  return (
+    <nav aria-labelledby={id}>
+      <h2 id={id} className={footerHeadingStyles}>
+        {heading}
+      </h2>
+      <ul className="mt-3 space-y-2">
+        {links.map((link) => (
+          <li key={link.id}>
+            {isOutboundLink(link) ? (
+              <a href={link.href} rel="noopener" className={footerLinkStyles}>
+                {link.label}
+              </a>
+            ) : (
+              <Link to={link.href} className={footerLinkStyles}>
+                {link.label}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 /**
  * `fediverseHandle` ("@blog@example.com") is what a reader types into Mastodon's search to
  * follow the blog; plain text to select, since readers' pages run no script to copy it.
+ * `links` is the footer menu as the site layout resolved it (the defaults with `sourceUrl`
+ * when absent): links to categories go under "Categories", the rest under "Site", each in
+ * the menu's order.
  */
-export function SiteFooter({ sourceUrl, fediverseHandle }: { sourceUrl: string; fediverseHandle?: string }) {
+export function SiteFooter({
+  sourceUrl,
+  fediverseHandle,
+  links = defaultNavigationLinks("footer", { aboutUrl: "", sourceUrl }),
+}: {
+  sourceUrl: string;
+  fediverseHandle?: string;
+  links?: NavigationLink[];
+}) {
   const site = useSite();
   return (
     <footer className="mt-16 border-t border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
@@ -31,52 +66,12 @@ export function SiteFooter({ sourceUrl, fediverseHandle }: { sourceUrl: string; 
             </p>
           ) : null}
         </div>
-        <nav aria-labelledby="footer-categories">
-          <h2 id="footer-categories" className={footerHeadingStyles}>
-            Categories
-          </h2>
-          <ul className="mt-3 space-y-2">
-            {FOOTER_CATEGORIES.map((category) => (
-              <li key={category}>
-                <Link to={categoryPath(category)} className={footerLinkStyles}>
-                  {category}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <nav aria-labelledby="footer-site">
-          <h2 id="footer-site" className={footerHeadingStyles}>
-            Site
-          </h2>
-          <ul className="mt-3 space-y-2">
-            <li>
-              <Link to="/about" className={footerLinkStyles}>
-                About
-              </Link>
-            </li>
-            <li>
-              <Link to="/about#contact" className={footerLinkStyles}>
-                Contact
-              </Link>
-            </li>
-            <li>
-              <Link to="/privacy" className={footerLinkStyles}>
-                Privacy
-              </Link>
-            </li>
-            <li>
-              <Link to="/terms" className={footerLinkStyles}>
-                Terms
-              </Link>
-            </li>
-            <li>
-              <a href={sourceUrl} rel="noopener" className={footerLinkStyles}>
-                Source code
-              </a>
-            </li>
-          </ul>
-        </nav>
+        <FooterLinks
+          id="footer-categories"
+          heading="Categories"
+          links={links.filter((link) => link.kind === "category")}
+        />
+        <FooterLinks id="footer-site" heading="Site" links={links.filter((link) => link.kind !== "category")} />
         <div className="col-span-2 sm:col-span-3">
           <SubscribeForm id="footer-subscribe" />
         </div>

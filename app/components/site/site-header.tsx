@@ -1,5 +1,6 @@
 import { useSite } from "~/lib/use-site";
 import { logoImage } from "#domain/site-look.ts";
+import { isOutboundLink, type NavigationLink } from "#domain/navigation.ts";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { MenuIcon } from "~/components/ui/icons";
 import { SearchForm } from "./search-form";
@@ -7,33 +8,32 @@ import { ThemeToggle } from "./theme-toggle";
 
 interface SiteHeaderProps {
   signedIn: boolean;
-  aboutUrl: string;
+  /** The header menu as the site layout resolved it (domain/navigation.ts). */
+  links: NavigationLink[];
 }
 
 const navItemStyles =
   "block rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white";
 const activeNavItemStyles = "bg-slate-100 text-slate-900 dark:bg-slate-800 dark:text-white";
 
-function NavItems({ signedIn, aboutUrl, className }: SiteHeaderProps & { className: string }) {
+function NavItems({ signedIn, links, className }: SiteHeaderProps & { className: string }) {
   const navLinkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? `${navItemStyles} ${activeNavItemStyles}` : navItemStyles;
   return (
     <ul className={className}>
-      <li>
-        <NavLink to="/" end className={navLinkClass}>
-          Home
-        </NavLink>
-      </li>
-      <li>
-        <NavLink to="/categories" className={navLinkClass}>
-          Categories
-        </NavLink>
-      </li>
-      <li>
-        <a href={aboutUrl} rel="noopener" className={navItemStyles}>
-          About
-        </a>
-      </li>
+      {links.map((link) => (
+        <li key={link.id}>
+          {isOutboundLink(link) ? (
+            <a href={link.href} rel="noopener" className={navItemStyles}>
+              {link.label}
+            </a>
+          ) : (
+            <NavLink to={link.href} end={link.kind === "home"} className={navLinkClass}>
+              {link.label}
+            </NavLink>
+          )}
+        </li>
+      ))}
       {signedIn ? (
         <>
           <li>
@@ -54,7 +54,7 @@ function NavItems({ signedIn, aboutUrl, className }: SiteHeaderProps & { classNa
   );
 }
 
-export function SiteHeader({ signedIn, aboutUrl }: SiteHeaderProps) {
+export function SiteHeader({ signedIn, links }: SiteHeaderProps) {
   const { title, logo: logoValue } = useSite();
   const location = useLocation();
   const logo = logoImage(logoValue);
@@ -80,7 +80,7 @@ export function SiteHeader({ signedIn, aboutUrl }: SiteHeaderProps) {
           {title}
         </Link>
         <nav aria-label="Main" className="hidden md:block">
-          <NavItems signedIn={signedIn} aboutUrl={aboutUrl} className="flex items-center gap-1" />
+          <NavItems signedIn={signedIn} links={links} className="flex items-center gap-1" />
         </nav>
         <div className="ml-auto flex items-center gap-1 sm:gap-2">
           <SearchForm id="header-search" label="Search the blog" hideLabel className="hidden w-56 md:block lg:w-64" />
@@ -93,7 +93,7 @@ export function SiteHeader({ signedIn, aboutUrl }: SiteHeaderProps) {
             </summary>
             <div className="absolute top-full right-0 mt-2 w-[min(20rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-700 dark:bg-slate-900">
               <nav aria-label="Main">
-                <NavItems signedIn={signedIn} aboutUrl={aboutUrl} className="flex flex-col gap-1" />
+                <NavItems signedIn={signedIn} links={links} className="flex flex-col gap-1" />
               </nav>
               <SearchForm id="menu-search" label="Search the blog" hideLabel className="mt-3 px-1" />
             </div>

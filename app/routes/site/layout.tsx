@@ -5,20 +5,54 @@ import type { loader as rootLoader } from "~/root";
 import { isDomainError } from "#domain/errors.ts";
 import { fediverseHandle } from "#domain/fediverse.ts";
 import { appContext } from "#server/request-context.ts";
+import {
+  readSiteNavigationLinks,
+  readSiteNavigationLinksOffline,
+  type SiteNavigationLinks,
+} from "#server/services/navigation.ts";
 import type { Route } from "./+types/layout";
 
-/** The footer's "Follow @blog@host": the handle is a setting (Admin → Fediverse), read through its cache. */
+/**
+ * Every cached reader's page shows the menus, which link to pages by id: a page's new slug or
+ * unpublishing ("navigation", server/services/content-changes.ts) must drop it. Only pages that
+ * tag themselves are cached, so the tag rides on theirs rather than being added here on its own,
+ * which would make every page below (sign-in, unsubscribe links) cacheable.
+ */
+const tagPagesWithNavigation: Route.MiddlewareFunction = async ({ context }) => {
+  const app = context.get(appContext);
+  const tagPage = app.tagPage;
+  context.set(appContext, {
+    ...app,
+    tagPage: (tags) => tagPage(tags.length > 0 ? [...tags, "navigation"] : tags),
+  });
+};
+
+export const middleware: Route.MiddlewareFunction[] = [tagPagesWithNavigation];
+
+/**
+ * The footer's "Follow @blog@host" (a setting, Admin → Fediverse, read through its cache)
+ * and both menus, their page links at the pages' current slugs.
+ */
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, site, recordFailure } = context.get(appContext);
-  try {
-    const { handle } = await services.fediverse.settings();
-    return { fediverseHandle: fediverseHandle(handle, site.siteUrl) };
-  } catch (error) {
-    // Readers still get the page, without the line, while the database is down; anything else is a bug.
-    if (!isDomainError(error, "DATABASE_UNAVAILABLE")) throw error;
-    recordFailure(error.cause ?? error);
-    return { fediverseHandle: undefined };
-  }
+  // Readers still get the page while the database is down: without the line, and without
+  // links to pages, whose addresses are unknown then. Anything else is a bug.
+  const outage = <T,>(fallback: T) => {
+    return (error: unknown): T => {
+      if (!isDomainError(error, "DATABASE_UNAVAILABLE")) throw error;
+      recordFailure(error.cause ?? error);
+      return fallback;
+    };
+  };
+  const [handle, navigation] = await Promise.all([
+    services.fediverse
+      .settings()
+      .then((settings) => fediverseHandle(settings.handle, site.siteUrl), outage<string | undefined>(undefined)),
+    readSiteNavigationLinks(services.pages, site).catch(
+      outage<SiteNavigationLinks>(readSiteNavigationLinksOffline(site)),
+    ),
+  ]);
+  return { fediverseHandle: handle, navigation };
 }
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
@@ -32,11 +66,15 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
       >
         Skip to main content
       </a>
-      <SiteHeader signedIn={Boolean(rootData?.user)} aboutUrl={site?.aboutUrl ?? "/about"} />
+      <SiteHeader signedIn={Boolean(rootData?.user)} links={loaderData.navigation.header} />
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 focus:outline-none sm:py-12">
         <Outlet />
       </main>
-      <SiteFooter sourceUrl={site?.sourceUrl ?? "/"} fediverseHandle={loaderData.fediverseHandle} />
+      <SiteFooter
+        sourceUrl={site?.sourceUrl ?? "/"}
+        fediverseHandle={loaderData.fediverseHandle}
+        links={loaderData.navigation.footer}
+      />
     </div>
   );
 }

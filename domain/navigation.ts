@@ -1,0 +1,345 @@
+import { z } from "./zod.ts";
+import { CATEGORIES, categoryPath } from "./categories.ts";
+import { defineForm, formText } from "./forms.ts";
+import { BUILT_IN_PAGES } from "./page.ts";
+import { pagePath } from "./site-urls.ts";
+
+/**
+ * The site's two menus (docs/decisions/0019-navigation.md): the header's links and the
+ * footer's, each an ordered list of a label and a target. Until the owner edits them, the
+ * defaults below are exactly what the header and footer always showed.
+ */
+export const NAVIGATION_MENUS = ["header", "footer"] as const;
+export type NavigationMenu = (typeof NAVIGATION_MENUS)[number];
+
+export const NAVIGATION_LIMITS = { label: 40, url: 2000, items: 12 } as const;
+
+/**
+ * Where a link goes. A page is named by its id, so a new slug never breaks the link; the
+ * built-in pages also by their key, so the defaults hold on every install. The About and
+ * source-code links are the addresses saved in Settings, followed as they change.
+ */
+export const NAVIGATION_TARGET_KINDS = [
+  "home",
+  "blog",
+  "categories",
+  "category",
+  "page",
+  "built-in-page",
+  "about-link",
+  "source-link",
+  "url",
+] as const;
+export type NavigationTargetKind = (typeof NAVIGATION_TARGET_KINDS)[number];
+
+const httpUrlSchema = z
+  .string()
+  .trim()
+  .min(1, "Please enter the address")
+  .max(NAVIGATION_LIMITS.url, `The address must be at most ${NAVIGATION_LIMITS.url} characters`)
+  .pipe(z.url({ protocol: /^https?$/, message: "The address must start with http:// or https://" }));
+
+const categorySchema = z.enum(CATEGORIES, { error: "Please choose a category" });
+const pageIdSchema = z.string().trim().min(1, "Please choose a page").max(64, "Please choose a page");
+
+export const navigationTargetSchema = z.discriminatedUnion(
+  "kind",
+  [
+    z.object({ kind: z.literal("home") }),
+    z.object({ kind: z.literal("blog") }),
+    z.object({ kind: z.literal("categories") }),
+    z.object({ kind: z.literal("category"), category: categorySchema }),
+    z.object({ kind: z.literal("page"), id: pageIdSchema }),
+    z.object({
+      kind: z.literal("built-in-page"),
+      page: z.enum(BUILT_IN_PAGES),
+      /** A place on the page ("contact" for the footer's Contact link). */
+      anchor: z
+        .string()
+        .regex(/^[A-Za-z][\w-]{0,59}$/)
+        .optional(),
+    }),
+    z.object({ kind: z.literal("about-link") }),
+    z.object({ kind: z.literal("source-link") }),
+    z.object({ kind: z.literal("url"), url: httpUrlSchema }),
+  ],
+  { error: "Please choose what the link points to" },
+);
+export type NavigationTarget = z.infer<typeof navigationTargetSchema>;
+
+const labelSchema = z
+  .string()
+  .trim()
+  .min(1, "Please enter the link's label")
+  .max(NAVIGATION_LIMITS.label, `The label must be at most ${NAVIGATION_LIMITS.label} characters`);
+
+export const navigationItemSchema = z.object({
+  /** Stable within its menu, so a button pressed on an old copy of the screen moves the link it showed. */
+  id: z.string().regex(/^[a-z0-9-]{1,40}$/),
+  label: labelSchema,
+  target: navigationTargetSchema,
+});
+export type NavigationItem = z.infer<typeof navigationItemSchema>;
+
+const TOO_MANY_MESSAGE = `A menu holds at most ${NAVIGATION_LIMITS.items} links. Remove one first.`;
+
+const menuSchema = z
+  .array(navigationItemSchema)
+  .max(NAVIGATION_LIMITS.items, TOO_MANY_MESSAGE)
+  .refine((items) => new Set(items.map((item) => item.id)).size === items.length, "Each link needs its own id");
+
+/** The one schema for both menus: what the admin saves and what the settings hold. */
+export const navigationSchema = z.object({ header: menuSchema, footer: menuSchema });
+export type Navigation = z.infer<typeof navigationSchema>;
+
+/** docs/spec.md §2: the footer links these four categories, whatever else exists. */
+const FOOTER_CATEGORIES = ["Development", "Technology", "Design", "Business"] as const;
+
+/** Exactly the links the header and footer showed before menus could be edited. */
+export function defaultNavigation(): Navigation {
+  return {
+    header: [
+      { id: "home", label: "Home", target: { kind: "home" } },
+      { id: "categories", label: "Categories", target: { kind: "categories" } },
+      { id: "about", label: "About", target: { kind: "about-link" } },
+    ],
+    footer: [
+      ...FOOTER_CATEGORIES.map((category) => ({
+        id: category.toLowerCase(),
+        label: category,
+        target: { kind: "category" as const, category },
+      })),
+      { id: "about", label: "About", target: { kind: "built-in-page", page: "about" } },
+      { id: "contact", label: "Contact", target: { kind: "built-in-page", page: "about", anchor: "contact" } },
+      { id: "privacy", label: "Privacy", target: { kind: "built-in-page", page: "privacy" } },
+      { id: "terms", label: "Terms", target: { kind: "built-in-page", page: "terms" } },
+      { id: "source", label: "Source code", target: { kind: "source-link" } },
+    ],
+  };
+}
+
+/** The menus to show: the owner's, or the defaults while they have saved none. */
+export function navigationOrDefault(saved: Navigation | null | undefined): Navigation {
+  return saved ?? defaultNavigation();
+}
+
+/** A link as a reader's page renders it. */
+export interface NavigationLink {
+  id: string;
+  label: string;
+  href: string;
+  kind: NavigationTargetKind;
+}
+
+/** What targets resolve against: the Settings links and the current slugs of public pages. */
+export interface NavigationAddresses {
+  aboutUrl: string;
+  sourceUrl: string;
+  /** Published pages by id; a draft or deleted page is absent, and so is its link. */
+  pageSlugs: ReadonlyMap<string, string>;
+  /** Published built-in pages by key ("about" → its slug). */
+  builtInPageSlugs: ReadonlyMap<string, string>;
+}
+
+function targetHref(target: NavigationTarget, addresses: NavigationAddresses): string | undefined {
+  switch (target.kind) {
+    case "home":
+      return "/";
+    case "blog":
+      return "/blog";
+    case "categories":
+      return "/categories";
+    case "category":
+      return categoryPath(target.category);
+    case "page": {
+      const slug = addresses.pageSlugs.get(target.id);
+      return slug === undefined ? undefined : pagePath(slug);
+    }
+    case "built-in-page": {
+      const slug = addresses.builtInPageSlugs.get(target.page);
+      if (slug === undefined) return undefined;
+      return target.anchor ? `${pagePath(slug)}#${target.anchor}` : pagePath(slug);
+    }
+    case "about-link":
+      return addresses.aboutUrl;
+    case "source-link":
+      return addresses.sourceUrl;
+    case "url":
+      return target.url;
+  }
+}
+
+/** A menu's links in order, leaving out those whose page is not public now. */
+export function resolveNavigationLinks(
+  items: readonly NavigationItem[],
+  addresses: NavigationAddresses,
+): NavigationLink[] {
+  return items.flatMap(({ id, label, target }) => {
+    const href = targetHref(target, addresses);
+    return href === undefined ? [] : [{ id, label, href, kind: target.kind }];
+  });
+}
+
+/** The built-in pages at the addresses they were seeded with, as a fresh install has them. */
+const SEEDED_BUILT_IN_SLUGS: ReadonlyMap<string, string> = new Map(BUILT_IN_PAGES.map((page) => [page, page]));
+
+/** The default links of one menu on a fresh install (components rendered without the layout's links). */
+export function defaultNavigationLinks(
+  menu: NavigationMenu,
+  links: Pick<NavigationAddresses, "aboutUrl" | "sourceUrl">,
+): NavigationLink[] {
+  return resolveNavigationLinks(defaultNavigation()[menu], {
+    ...links,
+    pageSlugs: new Map(),
+    builtInPageSlugs: SEEDED_BUILT_IN_SLUGS,
+  });
+}
+
+/** Links that leave the site's own routes: plain anchors with rel="noopener", as the About link always was. */
+export function isOutboundLink(link: NavigationLink): boolean {
+  return link.kind === "url" || link.kind === "about-link" || link.kind === "source-link";
+}
+
+/** The ids of the pages the menus name, to look their slugs up in one query. */
+export function navigationPageIds(navigation: Navigation): string[] {
+  const ids = [...navigation.header, ...navigation.footer].flatMap(({ target }) =>
+    target.kind === "page" ? [target.id] : [],
+  );
+  return [...new Set(ids)];
+}
+
+export function linksBuiltInPages(navigation: Navigation): boolean {
+  return [...navigation.header, ...navigation.footer].some(({ target }) => target.kind === "built-in-page");
+}
+
+/** What the owner asked of a menu on /admin/navigation. */
+export type NavigationChange =
+  | { action: "add"; menu: NavigationMenu; link: Omit<NavigationItem, "id"> }
+  | { action: "move"; menu: NavigationMenu; id: string; to: number }
+  | { action: "remove"; menu: NavigationMenu; id: string }
+  | { action: "reset" };
+
+/**
+ * The menus after a change (null: the defaults, as if never edited) and a line saying what
+ * changed, for the activity log; or why it was refused.
+ */
+export type NavigationChangeResult =
+  { ok: true; navigation: Navigation | null; summary: string } | { ok: false; message: string };
+
+export const LINK_GONE_MESSAGE = "That link is no longer in the menu. The screen now shows the menus as saved.";
+
+/** A short random id for a new link; crypto is global in browsers and Node alike. */
+const randomItemId = () => globalThis.crypto.randomUUID().slice(0, 8);
+
+/** The menus after one change, or why it cannot be made. */
+export function applyNavigationChange(
+  navigation: Navigation,
+  change: NavigationChange,
+  newItemId: () => string = randomItemId,
+): NavigationChangeResult {
+  if (change.action === "reset") return { ok: true, navigation: null, summary: "menus reset to the defaults" };
+  const items = navigation[change.menu];
+  const withMenu = (next: NavigationItem[], done: string, label: string): NavigationChangeResult => ({
+    ok: true,
+    navigation: { ...navigation, [change.menu]: next },
+    summary: `${change.menu}: ${done} "${label}"`,
+  });
+  if (change.action === "add") {
+    if (items.length >= NAVIGATION_LIMITS.items) return { ok: false, message: TOO_MANY_MESSAGE };
+    const id = freshNavigationItemId(items, newItemId);
+    return withMenu([...items, { id, ...change.link }], "added", change.link.label);
+  }
+  const index = items.findIndex((item) => item.id === change.id);
+  const item = items[index];
+  if (item === undefined) return { ok: false, message: LINK_GONE_MESSAGE };
+  const rest = items.filter((other) => other.id !== change.id);
+  if (change.action === "remove") return withMenu(rest, "removed", item.label);
+  // Past either end means the end: a drop above the first link or below the last.
+  const to = Math.min(Math.max(change.to, 0), rest.length);
+  return withMenu([...rest.slice(0, to), item, ...rest.slice(to)], "moved", item.label);
+}
+
+/** An id no link of `items` has, for a link being added. */
+export function freshNavigationItemId(items: readonly NavigationItem[], random: () => string): string {
+  const taken = new Set(items.map((item) => item.id));
+  let id = random();
+  while (taken.has(id)) id = random();
+  return id;
+}
+
+const menuFieldSchema = z.enum(NAVIGATION_MENUS, { error: "Unknown menu" });
+
+/** The kinds the Add link form offers; the built-in pages are offered by id like every page. */
+export const ADDABLE_TARGET_KINDS = NAVIGATION_TARGET_KINDS.filter((kind) => kind !== "built-in-page");
+
+const addLinkSchema = z
+  .object({
+    menu: menuFieldSchema,
+    label: labelSchema,
+    kind: z.enum(ADDABLE_TARGET_KINDS, { error: "Please choose what the link points to" }),
+    page: z.string(),
+    category: z.string(),
+    url: z.string(),
+  })
+  .transform((values, context) => {
+    // Only the field the chosen kind needs is judged, and its message goes beside that field.
+    const picked = navigationTargetSchema.safeParse({
+      kind: values.kind,
+      id: values.page,
+      category: values.category,
+      url: values.url,
+    });
+    if (!picked.success) {
+      for (const issue of picked.error.issues) {
+        const field = issue.path[0] === "id" ? "page" : String(issue.path[0] ?? "kind");
+        context.addIssue({ code: "custom", message: issue.message, path: [field] });
+      }
+      return z.NEVER;
+    }
+    return { menu: values.menu, link: { label: values.label, target: picked.data } };
+  });
+
+/** The Add link form of one menu. */
+export const addNavigationLinkForm = defineForm({
+  fields: ["menu", "label", "kind", "page", "category", "url"],
+  read: (formData: FormData) => ({
+    menu: formText(formData, "menu"),
+    label: formText(formData, "label"),
+    kind: formText(formData, "kind"),
+    page: formText(formData, "page"),
+    category: formText(formData, "category"),
+    url: formText(formData, "url"),
+  }),
+  schema: addLinkSchema,
+});
+
+const changeSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({
+      intent: z.literal("move"),
+      menu: menuFieldSchema,
+      item: z.string().min(1),
+      to: z.coerce.number().int().min(-1).max(NAVIGATION_LIMITS.items),
+    }),
+    z.object({ intent: z.literal("remove"), menu: menuFieldSchema, item: z.string().min(1) }),
+    z.object({ intent: z.literal("reset") }),
+  ],
+  { error: "Unknown change" },
+);
+
+/** Move, Remove and Reset: the row buttons (and a drag) post these. */
+export const navigationChangeForm = defineForm({
+  fields: ["intent", "menu", "item", "to"],
+  read: (formData: FormData) => ({
+    intent: formText(formData, "intent"),
+    menu: formText(formData, "menu"),
+    item: formText(formData, "item"),
+    to: formText(formData, "to"),
+  }),
+  schema: changeSchema.transform((input): NavigationChange => {
+    if (input.intent === "reset") return { action: "reset" };
+    if (input.intent === "remove") return { action: "remove", menu: input.menu, id: input.item };
+    return { action: "move", menu: input.menu, id: input.item, to: input.to };
+  }),
+});
