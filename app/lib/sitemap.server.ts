@@ -1,4 +1,5 @@
 import { CATEGORIES, categoryPath } from "#domain/categories.ts";
+import { pagePath } from "#domain/site-urls.ts";
 import { postPath } from "./post-card-data.ts";
 import { absoluteUrl } from "./site-urls.ts";
 
@@ -7,8 +8,17 @@ export const SITEMAP_MAX_URLS = 50_000;
 const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
-/** Public pages that are not posts or categories. */
-export const STATIC_PAGE_PATHS = ["/", "/blog", "/categories", "/about", "/privacy", "/terms"] as const;
+/** The site's own public pages: not posts, categories or the writer's pages (About, Privacy and Terms are those). */
+export const STATIC_PAGE_PATHS = ["/", "/blog", "/categories"] as const;
+
+/** An address of a published page and when it last changed (services.pages.listSitemapPages). */
+export interface PageAddress {
+  slug: string;
+  updatedAt: string;
+}
+
+/** Published pages by slug after `afterSlug`, at most `limit` of them. */
+export type ListPageAddresses = (afterSlug: string, limit: number) => Promise<PageAddress[]>;
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 
@@ -24,22 +34,81 @@ export function postSitemapCount(publishedPosts: number): number {
   return Math.ceil(publishedPosts / SITEMAP_MAX_URLS);
 }
 
-/** The sitemap index: the page sitemap, then one sitemap per 50,000 published posts. */
-export function renderSitemapIndex(siteUrl: string, publishedPosts: number): string {
-  const files = ["/sitemaps/pages.xml"];
+/** The page sitemaps' files: pages.xml, then pages-2.xml, pages-3.xml… */
+export function pageSitemapFile(file: number): string {
+  return file === 1 ? "pages.xml" : `pages-${file}.xml`;
+}
+
+/** Which page sitemap a file name is (1 for pages.xml), or undefined. */
+export function pageSitemapNumber(name: string): number | undefined {
+  if (name === "pages.xml") return 1;
+  const file = Number(/^pages-([1-9]\d{0,6})\.xml$/.exec(name)?.[1]);
+  return file >= 2 ? file : undefined;
+}
+
+/**
+ * The published pages of each page sitemap in turn, read by slug. The first file keeps room for
+ * the site's own pages and every category, used or not, so its boundary never moves when a
+ * category gets its first post; a file after it is listed only when a page is left for it.
+ */
+async function* pageSitemapBatches(
+  listPages: ListPageAddresses,
+  maxUrls: number = SITEMAP_MAX_URLS,
+): AsyncGenerator<PageAddress[]> {
+  let afterSlug = "";
+  for (let file = 1; ; file += 1) {
+    const room = file === 1 ? maxUrls - STATIC_PAGE_PATHS.length - CATEGORIES.length : maxUrls;
+    const batch = await listPages(afterSlug, room);
+    if (file > 1 && batch.length === 0) return;
+    yield batch;
+    if (batch.length < room) return;
+    afterSlug = batch.at(-1)!.slug;
+  }
+}
+
+/** How many page sitemaps there are. A blog has a handful of pages: one query. */
+export async function countPageSitemaps(listPages: ListPageAddresses, maxUrls?: number): Promise<number> {
+  let count = 0;
+  for await (const _batch of pageSitemapBatches(listPages, maxUrls)) count += 1;
+  return count;
+}
+
+/** The pages of page sitemap `file` (1 is pages.xml), or undefined past the last. */
+export async function readPageSitemap(
+  listPages: ListPageAddresses,
+  file: number,
+  maxUrls?: number,
+): Promise<PageAddress[] | undefined> {
+  let current = 0;
+  for await (const batch of pageSitemapBatches(listPages, maxUrls)) {
+    current += 1;
+    if (current === file) return batch;
+  }
+  return undefined;
+}
+
+/** The sitemap index: the page sitemaps, then one sitemap per 50,000 published posts. */
+export function renderSitemapIndex(siteUrl: string, publishedPosts: number, pageSitemaps = 1): string {
+  const files: string[] = [];
+  for (let page = 1; page <= pageSitemaps; page += 1) files.push(`/sitemaps/${pageSitemapFile(page)}`);
   for (let page = 1; page <= postSitemapCount(publishedPosts); page += 1) files.push(`/sitemaps/posts-${page}.xml`);
   const entries = files.map((file) => `<sitemap><loc>${escapeXml(absoluteUrl(siteUrl, file))}</loc></sitemap>\n`);
   return `${XML_DECLARATION}<sitemapindex xmlns="${SITEMAP_NS}">\n${entries.join("")}</sitemapindex>\n`;
 }
 
-/** Static pages, and every category that has a published post, with when it last changed. */
+/**
+ * A page sitemap: published pages with when each last changed; the first file also holds the
+ * site's own pages and every category that has a published post (`categoryUpdates`, null after it).
+ */
 export function renderPagesSitemap(
   siteUrl: string,
-  categoryUpdates: { category: string; updatedAt: string }[],
+  pages: PageAddress[],
+  categoryUpdates: { category: string; updatedAt: string }[] | null,
 ): string {
-  const updated = new Map(categoryUpdates.map(({ category, updatedAt }) => [category, updatedAt]));
+  const updated = new Map((categoryUpdates ?? []).map(({ category, updatedAt }) => [category, updatedAt]));
   const entries = [
-    ...STATIC_PAGE_PATHS.map((path) => urlEntry(absoluteUrl(siteUrl, path))),
+    ...(categoryUpdates ? STATIC_PAGE_PATHS.map((path) => urlEntry(absoluteUrl(siteUrl, path))) : []),
+    ...pages.map(({ slug, updatedAt }) => urlEntry(absoluteUrl(siteUrl, pagePath(slug)), updatedAt)),
     ...CATEGORIES.filter((category) => updated.has(category)).map((category) =>
       urlEntry(absoluteUrl(siteUrl, categoryPath(category)), updated.get(category)),
     ),
