@@ -41,13 +41,14 @@ Commands:
   media prune                      delete those images
   bench-data --posts <N>           fill an empty blog with N synthetic published posts (benchmarks)
   restore <backup>                 replace the SQLite database with <backup> (the blog must be stopped)
-  export <file>                    write every post, comment, setting and user (no passwords) as JSON;
+  export <file>                    write every post, page, comment, setting and user (no passwords) as JSON;
                                    a <file> ending in .zip also holds every uploaded image
   import <file>                    read an Inkwell export (.json, or .zip with images), a Ghost (JSON)
                                    or a WordPress (WXR) export
       --category-map <map.json>    {"their category or tag": "one of ours"}
       --default-category <name>    for posts nothing maps (default Development)
-      --pages skip|posts           WordPress and Ghost pages: left out (default) or imported as posts
+      --pages pages|posts|skip     WordPress and Ghost pages: imported as pages (default), as posts,
+                                   or left out
 
 The database is DATABASE_URL (default file:./data/blog.sqlite).`;
 
@@ -247,7 +248,7 @@ function readImportOptions(values: {
   const options = { ...DEFAULT_IMPORT_OPTIONS };
   if (values.pages !== undefined) {
     const pages = z.enum(PAGE_OPTIONS).safeParse(values.pages);
-    options.pages = pages.success ? pages.data : fail("--pages must be skip or posts");
+    options.pages = pages.success ? pages.data : fail(`--pages must be one of ${PAGE_OPTIONS.join(", ")}`);
   }
   if (values["default-category"] !== undefined) {
     const category = categorySchema.safeParse(values["default-category"]);

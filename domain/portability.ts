@@ -8,13 +8,14 @@ export const EXPORT_VERSION = 1;
 /** Imports are read whole; anything larger is refused before a byte of it is parsed. */
 export const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
 
-export const PAGE_OPTIONS = ["skip", "posts"] as const;
+/** What becomes of WordPress and Ghost pages: pages here (the default), posts, or nothing. */
+export const PAGE_OPTIONS = ["pages", "posts", "skip"] as const;
 export type PageOption = (typeof PAGE_OPTIONS)[number];
 
 export interface ImportOptions {
   /** Source category or tag name (any case) → one of our categories. */
   categoryMap: Record<string, Category>;
-  /** WordPress and Ghost pages: left out, or imported as posts. */
+  /** WordPress and Ghost pages: imported as pages, as posts, or left out. */
   pages: PageOption;
   /** Where a post goes when none of its categories or tags is mapped. */
   defaultCategory: Category;
@@ -22,13 +23,13 @@ export interface ImportOptions {
 
 export const DEFAULT_IMPORT_OPTIONS: ImportOptions = {
   categoryMap: {},
-  pages: "skip",
+  pages: "pages",
   defaultCategory: CATEGORIES[0],
 };
 
 export interface ImportReport {
   format: "inkwell" | "ghost" | "wordpress";
-  created: { posts: number; comments: number; settings: number };
+  created: { posts: number; comments: number; pages: number; settings: number };
   skipped: { item: string; reason: string }[];
   warnings: string[];
 }
@@ -38,7 +39,7 @@ export function describeImportReport(report: ImportReport): string[] {
   const { created, skipped, warnings } = report;
   return [
     `Imported from a ${report.format === "inkwell" ? "Inkwell" : report.format === "ghost" ? "Ghost" : "WordPress"} export: ` +
-      `${created.posts} posts, ${created.comments} comments, ${created.settings} settings created; ${skipped.length} skipped.`,
+      `${created.posts} posts, ${created.comments} comments, ${created.pages} pages, ${created.settings} settings created; ${skipped.length} skipped.`,
     ...skipped.map((skip) => `Skipped ${skip.item}: ${skip.reason}`),
     ...warnings.map((warning) => `Warning: ${warning}`),
   ];

@@ -38,6 +38,9 @@ export const NOT_EXPORTED: Record<string, string> = {
   "posts.reading_minutes": "worked out again from the body when imported",
   "posts.search_key": "the key of the post's search row, given again when imported",
   post_preview_tokens: "secret preview links, useless elsewhere",
+  page_preview_tokens: "secret preview links, useless elsewhere",
+  "pages.content_html": "rendered again from `content` and `format` when imported",
+  page_media_uses: "derived from the pages that show each image",
   post_slug_history: "former addresses redirect on the blog that published them; each post keeps its current slug",
   media: "not in the JSON document (posts keep their /media/ links); the .zip export carries it as media.json",
   media_variants: "the .zip export carries every file at its URL path, media/{hash}/{original|width}.{format}",
@@ -73,7 +76,7 @@ export const NOT_EXPORTED: Record<string, string> = {
 
 /**
  * What an export holds, section by section, in the order an import needs them (posts before
- * their comments). A new column is one line here, or one line in NOT_EXPORTED with the reason;
+ * their comments, pages before their revisions). A new column is one line here, or one line in NOT_EXPORTED with the reason;
  * tests/integration/portability.test.ts fails while a column is in neither. A posts column is
  * exported unless NOT_EXPORTED names it (the column map is server/db/schema.ts).
  */
@@ -95,6 +98,30 @@ export const EXPORTED_SECTIONS = {
     table: "post_revisions",
     key: "id",
     columns: ["id", "post_id", "number", "kind", "saved_by", "title", "content", "format", "created_at"],
+  }),
+  // Built-in pages too: an import puts them in place of the blog's own About, Privacy and Terms.
+  pages: exported({
+    table: "pages",
+    key: "id",
+    columns: [
+      "id",
+      "slug",
+      "title",
+      "content",
+      "format",
+      "description",
+      "published",
+      "show_last_updated",
+      "built_in",
+      "edited_at",
+      "created_at",
+      "updated_at",
+    ],
+  }),
+  pageRevisions: exported({
+    table: "page_revisions",
+    key: "id",
+    columns: ["id", "page_id", "number", "kind", "saved_by", "title", "content", "format", "created_at"],
   }),
   users: exported({ table: "admins", key: "id", columns: ["id", "email", "display_name", "role", "created_at"] }),
   importSources: exported({ table: "import_sources", key: "source_key", columns: ["source_key", "target_id"] }),

@@ -1,16 +1,20 @@
-// Moving in from Ghost or WordPress: what a post read by import-ghost.ts or import-wordpress.ts
-// becomes here (category, cover, excerpt, state), in one transaction. Importing the same
-// export again adds only what is new: each source post and comment is recorded once.
+// Moving in from Ghost or WordPress: what a post or page read by import-ghost.ts or
+// import-wordpress.ts becomes here (category, cover, excerpt, state), in one transaction.
+// Importing the same export again adds only what is new: each source post, page and comment
+// is recorded once.
 import { CATEGORIES, type Category } from "#domain/categories.ts";
 import { COMMENT_AUTHOR_MAX, COMMENT_CONTENT_MAX } from "#domain/comment.ts";
+import { PAGE_LIMITS } from "#domain/page.ts";
 import { POST_LIMITS } from "#domain/post.ts";
 import type { ImportOptions, ImportReport } from "#domain/portability.ts";
 import { htmlToText, sanitizePostHtml } from "../html.ts";
 import { findImportTarget, insertImportedComment, recordImportSource } from "../repositories/portability.ts";
+import { insertImportedPage } from "../repositories/pages-portability.ts";
 import { insertPosts, isSlugTaken } from "../repositories/posts.ts";
 import { newId } from "../repositories/rows.ts";
 import { firstFreeSlug, slugFromTitle, toSlug } from "../slugs.ts";
-import type { ForeignExport } from "./import-formats.ts";
+import type { ForeignExport, ForeignPage } from "./import-formats.ts";
+import { announceImportedPages, importedPageSlug } from "./import-pages.ts";
 import { announceImported, emptyReport, type ImportDeps, keptTags, type Trx } from "./import-report.ts";
 
 const EXCERPT_FROM_BODY = 200;
@@ -32,9 +36,11 @@ export async function importForeign(
   );
   let externalImages = 0;
   let ghostSiteLinks = 0;
+  let ghostSiteLinksInPages = 0;
   const importedAt = now().toISOString();
 
   const changedPosts = new Set<string>();
+  const changedPages = new Set<string>();
   await db.transaction().execute(async (trx: Trx) => {
     for (const post of source.posts) {
       let postId = await findImportTarget(trx, post.sourceKey);
@@ -61,7 +67,7 @@ export async function importForeign(
             `${post.label} has a cover image this blog cannot show (${coverImage.slice(0, 200)}); it has no cover until you set one in the editor`,
           );
         }
-        externalImages += [...content.matchAll(/<img\b[^>]*\bsrc="https?:\/\//gi)].length;
+        externalImages += externalImagesIn(content);
         report.warnings.push(...post.notes);
         const createdAt = post.createdAt ?? importedAt;
         await insertPosts(trx, [
@@ -120,8 +126,21 @@ export async function importForeign(
         report.created.comments += 1;
       }
     }
+    for (const page of source.pages) {
+      const created = await importForeignPage(trx, page, report, importedAt);
+      if (!created) continue;
+      changedPages.add(created.id);
+      ghostSiteLinksInPages += page.html.split(GHOST_SITE_URL).length - 1;
+      externalImages += externalImagesIn(created.content);
+    }
   });
   announceImported(changes, changedPosts);
+  announceImportedPages(changes, changedPages);
+  if (ghostSiteLinksInPages > 0) {
+    report.warnings.push(
+      `${ghostSiteLinksInPages} images or links in page bodies point at the Ghost site's own files (${GHOST_SITE_URL}/…); they will not work here until those files are copied and the addresses changed`,
+    );
+  }
   if (ghostSiteLinks > 0) {
     report.warnings.push(
       `${ghostSiteLinks} images or links in post bodies point at the Ghost site's own files (${GHOST_SITE_URL}/…); they will not work here until those files are copied and the addresses changed`,
@@ -131,6 +150,55 @@ export async function importForeign(
     report.warnings.push(`${externalImages} images are left as links to their original site`);
   }
   return report;
+}
+
+function externalImagesIn(html: string): number {
+  return [...html.matchAll(/<img\b[^>]*\bsrc="https?:\/\//gi)].length;
+}
+
+/**
+ * A source page as a page here, written in HTML with its dates (its update is when it was last
+ * edited), with the body it was given; undefined when an earlier import brought it in already. Comments have no place on a
+ * page: the report counts them.
+ */
+async function importForeignPage(
+  trx: Trx,
+  page: ForeignPage,
+  report: ImportReport,
+  importedAt: string,
+): Promise<{ id: string; content: string } | undefined> {
+  if ((await findImportTarget(trx, page.sourceKey)) !== undefined) {
+    report.skipped.push({ item: page.label, reason: "imported before" });
+    return undefined;
+  }
+  if (!page.title) report.warnings.push(`${page.label} has no title; it is called “Untitled”`);
+  if (!page.createdAt) report.warnings.push(`${page.label} has no date; it is dated the day of the import`);
+  report.warnings.push(...page.notes);
+  if (page.comments > 0) {
+    report.skipped.push({ item: `${page.comments} comments on ${page.label}`, reason: "a page has no comments" });
+  }
+  const title = (page.title || "Untitled").slice(0, PAGE_LIMITS.title);
+  const createdAt = page.createdAt ?? importedAt;
+  const updatedAt = page.updatedAt ?? createdAt;
+  const id = newId();
+  const content = sanitizePostHtml(page.html).slice(0, PAGE_LIMITS.content);
+  await insertImportedPage(trx, {
+    id,
+    slug: await importedPageSlug(trx, { label: page.label, slug: page.slug, title }, report),
+    title,
+    content,
+    format: "html",
+    description: page.description.replace(/\s+/g, " ").trim().slice(0, PAGE_LIMITS.description),
+    published: page.published ? 1 : 0,
+    show_last_updated: 0,
+    built_in: null,
+    edited_at: updatedAt,
+    created_at: createdAt,
+    updated_at: updatedAt,
+  });
+  await recordImportSource(trx, page.sourceKey, id);
+  report.created.pages += 1;
+  return { id, content };
 }
 
 /** The first source term the writer mapped, else the first that is already one of our categories. */

@@ -40,9 +40,28 @@ export interface ForeignPost {
   kept?: Partial<PostDraft>;
 }
 
+/** A source page imported as a page (`--pages pages`): no category, tags, author, cover or comments. */
+export interface ForeignPage {
+  sourceKey: string;
+  label: string;
+  title: string;
+  slug: string;
+  html: string;
+  /** The source's meta description, else its excerpt; blank when it has neither. */
+  description: string;
+  /** Public only when the source page was published for everyone; a page has no publishing time. */
+  published: boolean;
+  createdAt: string | undefined;
+  updatedAt: string | undefined;
+  notes: string[];
+  /** Comments the source page had, which a page here has no place for. */
+  comments: number;
+}
+
 export interface ForeignExport {
   format: "ghost" | "wordpress";
   posts: ForeignPost[];
+  pages: ForeignPage[];
   skipped: { item: string; reason: string }[];
   warnings: string[];
 }
@@ -73,9 +92,8 @@ export function rows(value: unknown): Json[] {
   return Array.isArray(value) ? value.filter(isObject) : [];
 }
 
-/** Why a page of either source is left out unless the writer asked for pages. */
-export const PAGE_SKIPPED_REASON =
-  "a page (pages are imported as posts only when asked: --pages posts, or “Import pages as posts” on the Tools page)";
+/** Why a page of either source is left out when the writer asked for that. */
+export const PAGE_SKIPPED_REASON = "a page (left out as asked: --pages skip, or “Leave pages out” on the Tools page)";
 
 /**
  * How a post's status and audience there become its state here: private writing stays a
@@ -91,6 +109,25 @@ export function foreignState(
   }
   if (state.scheduledAt !== undefined) return { published: true, publishAt: state.scheduledAt, notes: [] };
   return { published: state.live, publishAt: undefined, notes: [] };
+}
+
+/**
+ * The same for a page, which has no publishing time: only a page published for everyone is
+ * public here, and a scheduled one arrives as a draft, said so.
+ */
+export function foreignPageState(
+  label: string,
+  source: string,
+  state: { live: boolean; scheduledAt: string | undefined; hiddenBecause: string | undefined },
+): Pick<ForeignPage, "published" | "notes"> {
+  if (state.scheduledAt !== undefined && !state.hiddenBecause) {
+    return {
+      published: false,
+      notes: [`${label} was scheduled in ${source}, and a page has no publishing time: imported as a draft`],
+    };
+  }
+  const { published, notes } = foreignState(label, { ...state, scheduledAt: undefined });
+  return { published, notes };
 }
 
 /**

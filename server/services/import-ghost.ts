@@ -3,6 +3,8 @@ import type { ImportOptions } from "#domain/portability.ts";
 import { postSchema } from "#domain/post.ts";
 import {
   type ForeignExport,
+  type ForeignPage,
+  foreignPageState,
   type ForeignPost,
   foreignState,
   isObject,
@@ -14,7 +16,7 @@ import {
 } from "./import-formats.ts";
 import { refuse } from "./import-report.ts";
 
-const GHOST_SECTIONS_READ = new Set(["posts", "tags", "posts_tags", "users", "posts_authors"]);
+const GHOST_SECTIONS_READ = new Set(["posts", "posts_meta", "tags", "posts_tags", "users", "posts_authors"]);
 
 /** Who a Ghost post was for, when not for everyone (`visibility`); such a post comes in as a draft. */
 const GHOST_AUDIENCES: Record<string, string> = {
@@ -59,7 +61,13 @@ export function readGhostExport(document: Json, options: ImportOptions): Foreign
     authorsOfPost.set(text(link.post_id), list);
   }
 
+  // Ghost keeps a page's (and post's) search-engine description apart, in posts_meta.
+  const metaDescriptions = new Map(
+    rows(data.posts_meta).map((meta) => [text(meta.post_id), text(meta.meta_description).trim()]),
+  );
+
   const posts: ForeignPost[] = [];
+  const pages: ForeignPage[] = [];
   for (const post of rows(data.posts)) {
     const id = text(post.id);
     const title = text(post.title).trim();
@@ -82,7 +90,7 @@ export function readGhostExport(document: Json, options: ImportOptions): Foreign
     const visibility = text(post.visibility).trim() || "public";
     const audience = GHOST_AUDIENCES[visibility] ?? `a “${visibility}” audience only`;
     const publishedAt = isoDate(post.published_at);
-    const state = foreignState(label, {
+    const source = {
       live: post.status === "published",
       scheduledAt: post.status === "scheduled" ? publishedAt : undefined,
       hiddenBecause:
@@ -91,7 +99,23 @@ export function readGhostExport(document: Json, options: ImportOptions): Foreign
           : post.status === "scheduled" && !publishedAt
             ? "was scheduled in Ghost without a time"
             : undefined,
-    });
+    };
+    if (isPage && options.pages === "pages") {
+      pages.push({
+        sourceKey: `ghost:post:${id}`,
+        label,
+        title,
+        slug: text(post.slug),
+        html,
+        description: metaDescriptions.get(id) || text(post.custom_excerpt).trim(),
+        ...foreignPageState(label, "Ghost", source),
+        createdAt: publishedAt ?? isoDate(post.created_at),
+        updatedAt: isoDate(post.updated_at),
+        comments: 0,
+      });
+      continue;
+    }
+    const state = foreignState(label, source);
     posts.push({
       sourceKey: `ghost:post:${id}`,
       label,
@@ -112,5 +136,5 @@ export function readGhostExport(document: Json, options: ImportOptions): Foreign
       kept: { canonicalUrl: postSchema.shape.canonicalUrl.safeParse(text(post.canonical_url)).data ?? "" },
     });
   }
-  return { format: "ghost", posts, skipped, warnings };
+  return { format: "ghost", posts, pages, skipped, warnings };
 }

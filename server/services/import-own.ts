@@ -2,7 +2,6 @@
 // everything in one transaction, or nothing. Why it is built this way: docs/decisions/0009.
 import { CATEGORIES, type Category } from "#domain/categories.ts";
 import { COMMENT_STATUSES, type CommentStatus } from "#domain/comment.ts";
-import { mediaHashesIn } from "#domain/media.ts";
 import {
   SUBSCRIBER_SOURCES,
   SUBSCRIBER_STATES,
@@ -14,7 +13,7 @@ import { EXPORT_FORMAT, EXPORT_VERSION, type ImportOptions, type ImportReport } 
 import { siteSettingsSchema } from "#domain/site-settings.ts";
 import type { MediaStore } from "../media/store.ts";
 import { loadSharp } from "../media/sharp.ts";
-import { findMedia, findMediaByHashes, insertMedia } from "../repositories/media.ts";
+import { findMedia, insertMedia } from "../repositories/media.ts";
 import {
   EXPORTED_SECTIONS,
   type CommentRow,
@@ -36,12 +35,15 @@ import { firstFreeSlug, slugFromTitle, toSlug } from "../slugs.ts";
 import { exportKey, SITE_SETTINGS_KEY } from "./export.ts";
 import { ARCHIVE_EXPORT_NAME, ARCHIVE_MEDIA_NAME, type ArchivedMedia, openArchive } from "./import-archive.ts";
 import { parseExportJson } from "./import-formats.ts";
+import { announceImportedPages, importOwnPages } from "./import-pages.ts";
 import {
   announceImported,
+  countMissingImages,
   emptyReport,
   type ImportDeps,
   isPostFormat,
   keptTags,
+  missingImagesWarning,
   refuse,
   type Trx,
 } from "./import-report.ts";
@@ -74,6 +76,7 @@ export async function importOwn(
     refuse('The export\'s "site" is not an object.');
 
   const changedPosts = new Set<string>();
+  let changedPages = new Set<string>();
   let subscribersAdded = 0;
   await db.transaction().execute(async (trx) => {
     await before?.(trx);
@@ -93,11 +96,7 @@ export async function importOwn(
       const { tags, ...columns } = row;
       const label = `“${String(row.title)}”`;
       const missingImages = await countMissingImages(trx, `${String(row.cover_image ?? "")}\n${String(row.content)}`);
-      if (missingImages > 0) {
-        report.warnings.push(
-          `${label} shows ${missingImages} uploaded images this blog does not have (/media/…): import the .zip export, which carries them`,
-        );
-      }
+      if (missingImages > 0) report.warnings.push(missingImagesWarning(label, missingImages));
       await insertPosts(trx, [
         {
           // Columns the export leaves out take the database's defaults, as in an older export.
@@ -140,6 +139,7 @@ export async function importOwn(
       }
       await insertImportedRevision(trx, row as RevisionRow);
     }
+    changedPages = await importOwnPages(trx, sections.pages, sections.pageRevisions, report, now().toISOString());
     subscribersAdded = await importSubscribers(trx, sections.subscribers ?? [], report);
     for (const row of sections.importSources) {
       if ((await findImportTarget(trx, String(row.source_key))) === undefined) {
@@ -171,6 +171,7 @@ export async function importOwn(
     }
   });
   announceImported(changes, changedPosts);
+  announceImportedPages(changes, changedPages);
   // Said beside the counts, as an archive's images are: the report's counts are content.
   if (subscribersAdded > 0) report.warnings.unshift(`${subscribersAdded} subscribers imported with their state`);
   if (sections.users.length > 0) {
@@ -285,13 +286,6 @@ async function importSubscribers(trx: Trx, rows: Record<string, unknown>[], repo
   return added;
 }
 
-/** Uploaded images (`/media/{hash}/…`) a text shows that this blog does not have. */
-async function countMissingImages(trx: Trx, text: string): Promise<number> {
-  const hashes = mediaHashesIn(text);
-  if (hashes.length === 0) return 0;
-  return hashes.length - (await findMediaByHashes(trx, hashes)).length;
-}
-
 function isCategoryName(value: unknown): value is Category {
   return (CATEGORIES as readonly unknown[]).includes(value);
 }
@@ -305,11 +299,27 @@ const REQUIRED_COLUMNS: { readonly [Section in ExportSection]?: readonly string[
   posts: ["id", "title", "content"],
   comments: ["id", "post_id", "author", "content", "created_at", "status"],
   revisions: ["id", "post_id", "number", "kind", "saved_by", "title", "content", "format", "created_at"],
+  pages: ["id", "title", "content", "format", "created_at", "updated_at"],
+  pageRevisions: ["id", "page_id", "number", "kind", "saved_by", "title", "content", "format", "created_at"],
 };
 
 /** One row of our own export, back in column names; unknown properties are reported, not stored. */
-const INTEGER_COLUMNS = new Set(["published", "comments_closed", "number", "reading_minutes", "bounces"]);
-const NULLABLE_COLUMNS = new Set(["publish_at", "held_reason", "confirmed_at", "unsubscribed_at"]);
+const INTEGER_COLUMNS = new Set([
+  "published",
+  "comments_closed",
+  "number",
+  "reading_minutes",
+  "bounces",
+  "show_last_updated",
+]);
+const NULLABLE_COLUMNS = new Set([
+  "publish_at",
+  "held_reason",
+  "confirmed_at",
+  "unsubscribed_at",
+  "built_in",
+  "edited_at",
+]);
 
 /**
  * One value as the column takes it: a whole number, a time (stored as ISO), or text. Anything

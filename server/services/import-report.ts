@@ -2,9 +2,11 @@
 // tags are kept, and the cached pages it clears once its transaction is committed.
 import type { Kysely, Transaction } from "kysely";
 import { DomainError } from "#domain/errors.ts";
+import { mediaHashesIn } from "#domain/media.ts";
 import { POST_FORMATS, POST_LIMITS, type PostFormat, uniqueNonEmptyTags } from "#domain/post.ts";
 import { IMPORT_TOO_LARGE_MESSAGE, type ImportReport } from "#domain/portability.ts";
 import type { Database } from "../db/schema.ts";
+import { findMediaByHashes } from "../repositories/media.ts";
 import { type ContentChanges, type ContentTag, postTag } from "./content-changes.ts";
 
 /** What an import writes with: the database, the clock and the cache it clears. */
@@ -25,7 +27,7 @@ export function refuseTooLarge(): never {
 }
 
 export function emptyReport(format: ImportReport["format"]): ImportReport {
-  return { format, created: { posts: 0, comments: 0, settings: 0 }, skipped: [], warnings: [] };
+  return { format, created: { posts: 0, comments: 0, pages: 0, settings: 0 }, skipped: [], warnings: [] };
 }
 
 /** Cached pages that show what an import created go, as after any other write. */
@@ -50,4 +52,16 @@ export function keptTags(label: string, tags: string[], report: ImportReport): s
     );
   }
   return unique.slice(0, POST_LIMITS.tags);
+}
+
+/** Uploaded images (`/media/{hash}/…`) a text shows that this blog does not have. */
+export async function countMissingImages(trx: Trx, text: string): Promise<number> {
+  const hashes = mediaHashesIn(text);
+  if (hashes.length === 0) return 0;
+  return hashes.length - (await findMediaByHashes(trx, hashes)).length;
+}
+
+/** What the report says of a post or page of a JSON export that shows images this blog lacks. */
+export function missingImagesWarning(label: string, missing: number): string {
+  return `${label} shows ${missing} uploaded images this blog does not have (/media/…): import the .zip export, which carries them`;
 }

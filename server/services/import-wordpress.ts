@@ -6,6 +6,8 @@ import { htmlToText } from "../html.ts";
 import {
   type ForeignComment,
   type ForeignExport,
+  type ForeignPage,
+  foreignPageState,
   type ForeignPost,
   foreignState,
   isObject,
@@ -78,6 +80,17 @@ function declaresEntities(xml: string): boolean {
   return /<!ENTITY/i.test(rootStart === -1 ? xml : xml.slice(0, rootStart));
 }
 
+/**
+ * The search-engine description an SEO plugin kept for the item (Yoast SEO, or All in One SEO),
+ * which WordPress exports as post meta.
+ */
+function metaDescription(item: Json): string {
+  const meta = rows(item["wp:postmeta"]).find((row) =>
+    ["_yoast_wpseo_metadesc", "_aioseo_description"].includes(text(row["wp:meta_key"]).trim()),
+  );
+  return meta ? htmlToText(text(meta["wp:meta_value"])).replace(/\s+/g, " ").trim() : "";
+}
+
 /** A WordPress WXR file: RSS 2.0 with the `wp:`, `content:`, `excerpt:` and `dc:` namespaces. */
 export async function readWordPressExport(xml: string, options: ImportOptions): Promise<ForeignExport> {
   if (declaresEntities(xml)) {
@@ -99,7 +112,7 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
     // Every text an export carries goes through cleanText, like a form field: a NUL is refused by PostgreSQL.
     tagValueProcessor: (_name, value) => cleanText(value),
     attributeValueProcessor: (_name, value) => cleanText(value),
-    isArray: (name) => ["item", "category", "wp:comment", "wp:author"].includes(name),
+    isArray: (name) => ["item", "category", "wp:comment", "wp:author", "wp:postmeta"].includes(name),
   });
   let document: Json;
   try {
@@ -120,6 +133,7 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
   const warnings: string[] = [];
   const skipped: ForeignExport["skipped"] = [];
   const posts: ForeignPost[] = [];
+  const pages: ForeignPage[] = [];
   let pings = 0;
   for (const item of rows(channel.item)) {
     const id = text(item["wp:post_id"]).trim();
@@ -172,7 +186,7 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
     const content = text(item["content:encoded"]);
     const createdAt =
       isoDate(item["wp:post_date_gmt"], true) ?? isoDate(item["wp:post_date"], true) ?? isoDate(item.pubDate);
-    const state = foreignState(label, {
+    const source = {
       live: status === "publish",
       scheduledAt: status === "future" ? createdAt : undefined,
       hiddenBecause: text(item["wp:post_password"])
@@ -182,20 +196,39 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
           : status === "future" && !createdAt
             ? "was scheduled in WordPress without a date"
             : undefined,
-    });
+    };
     const shortcodes = shortcodesIn(content);
-    if (shortcodes.length > 0) {
-      state.notes.push(
-        `${label} keeps WordPress shortcodes as text: ${shortcodes.map((name) => `[${name}]`).join(", ")}`,
-      );
+    const shortcodeNotes =
+      shortcodes.length > 0
+        ? [`${label} keeps WordPress shortcodes as text: ${shortcodes.map((name) => `[${name}]`).join(", ")}`]
+        : [];
+    const excerpt = htmlToText(text(item["excerpt:encoded"])).trim();
+    if (type === "page" && options.pages === "pages") {
+      const state = foreignPageState(label, "WordPress", source);
+      pages.push({
+        sourceKey: `wordpress:${site}:post:${id}`,
+        label,
+        title,
+        slug: text(item["wp:post_name"]),
+        html: addParagraphs(content),
+        description: metaDescription(item) || excerpt,
+        published: state.published,
+        notes: [...state.notes, ...shortcodeNotes],
+        createdAt,
+        updatedAt: isoDate(item["wp:post_modified_gmt"], true),
+        comments: comments.length,
+      });
+      continue;
     }
+    const state = foreignState(label, source);
+    state.notes.push(...shortcodeNotes);
     posts.push({
       sourceKey: `wordpress:${site}:post:${id}`,
       label,
       title,
       slug: text(item["wp:post_name"]),
       html: addParagraphs(content),
-      excerpt: htmlToText(text(item["excerpt:encoded"])).trim(),
+      excerpt,
       author: authors.get(creator) || creator,
       coverImage: "",
       terms,
@@ -208,5 +241,5 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
     });
   }
   if (pings > 0) warnings.push(`${pings} pingbacks and trackbacks left out`);
-  return { format: "wordpress", posts, skipped, warnings };
+  return { format: "wordpress", posts, pages, skipped, warnings };
 }

@@ -62,7 +62,7 @@ describe("the blog CLI on SQLite", { timeout: 90_000 }, () => {
     const wxr = path.resolve("tests/fixtures/wordpress-export.xml");
     const imported = await blog(["import", wxr, "--category-map", map, "--default-category", "Design"], env);
     expect(imported.stdout).toContain(
-      "Imported from a WordPress export: 3 posts, 3 comments, 0 settings created; 3 skipped.",
+      "Imported from a WordPress export: 3 posts, 3 comments, 1 pages, 0 settings created; 2 skipped.",
     );
     expect(imported.stdout).toContain("filed under Design");
     const badMap = await blog(["import", wxr, "--default-category", "Cooking"], env);
@@ -96,6 +96,28 @@ describe("the blog CLI on SQLite", { timeout: 90_000 }, () => {
     const copy = new SqliteDatabase(database, { readonly: true });
     expect(copy.prepare("select count(*) as count from posts").get()).toEqual({ count: 23 });
     copy.close();
+  });
+
+  it("imports WordPress pages as pages by default, as posts or not at all when asked, and refuses any other choice", async () => {
+    const wxr = path.resolve("tests/fixtures/wordpress-export.xml");
+    expect((await blog(["--help"], env)).stdout).toContain("--pages pages|posts|skip");
+    const other = await blog(["import", wxr, "--pages", "everything"], env);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain("--pages must be one of pages, posts, skip");
+
+    const skipped = await blog(["import", wxr, "--pages", "skip"], env);
+    expect(skipped.stdout).toContain("3 posts, 3 comments, 0 pages, 0 settings created; 3 skipped.");
+    expect(skipped.stdout).toContain("Skipped “About the workshop”: a page (left out as asked");
+    const asPosts = await blog(["import", wxr, "--pages", "posts"], env);
+    expect(asPosts.stdout).toContain("1 posts, 0 comments, 0 pages, 0 settings created;");
+
+    const fresh = { DATABASE_URL: `file:${path.join(directory, "fresh.sqlite")}` };
+    expect((await blog(["import", wxr, "--pages", "pages"], fresh)).stdout).toContain("3 posts, 3 comments, 1 pages");
+    const database = new SqliteDatabase(path.join(directory, "fresh.sqlite"), { readonly: true });
+    expect(database.prepare("select slug, published from pages where built_in is null").all()).toEqual([
+      { slug: "about-the-workshop", published: 1 },
+    ]);
+    database.close();
   });
 
   it("creates an admin with the password from the environment, never from argv", async () => {

@@ -131,6 +131,34 @@ describe.each(testDialects())("the admin import upload on $dialect", ({ dialect,
     expect(await postCount()).toBe(0);
   });
 
+  it("imports Ghost pages as pages when the form asks for pages, and names an unknown choice", async () => {
+    const { context } = createRouteTestContext(blog.services, TEST_ADMIN);
+    const unknown = await settle(() =>
+      importPageAction(
+        routeArgs(
+          uploadRequest("/admin/tools/import", { name: "ghost.json", content: ghostExport }, { pages: "everything" }),
+          context,
+        ),
+      ),
+    );
+    expect(unknown.status).toBe(400);
+    expect((unknown.body as { errors: Record<string, string> }).errors).toEqual({
+      pages: "Choose what to do with pages",
+    });
+
+    const response = await importJsonAction(
+      routeArgs(
+        uploadRequest("/admin/tools/import.json", { name: "ghost.json", content: ghostExport }, { pages: "pages" }),
+        context,
+      ),
+    );
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { report: { created: { pages: number } }; lines: string[] };
+    expect(body.report.created.pages).toBe(1);
+    expect(body.lines[0]).toMatch(/^Imported from a Ghost export: 3 posts, 0 comments, 1 pages, 0 settings created/);
+    expect((await blog.services.pages.getPublicPage("about-2")).title).toBe("About me");
+  });
+
   it("is the owner's alone", async () => {
     const { context } = createRouteTestContext(blog.services, { ...TEST_ADMIN, role: "editor" });
     const refused = await settle(() =>

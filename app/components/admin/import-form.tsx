@@ -212,9 +212,10 @@ export function ImportForm({ result }: { result: ImportFormResult | undefined })
         </Field>
         <Field {...form.field("pages")} label="Pages (WordPress and Ghost)">
           {(control) => (
-            <select {...control} name="pages" defaultValue={values?.pages ?? "skip"} className={inputStyles}>
-              <option value="skip">Leave pages out</option>
+            <select {...control} name="pages" defaultValue={values?.pages ?? "pages"} className={inputStyles}>
+              <option value="pages">Import pages as pages</option>
               <option value="posts">Import pages as posts</option>
+              <option value="skip">Leave pages out</option>
             </select>
           )}
         </Field>
