@@ -32,7 +32,10 @@ export default [
       route("pages/edit/:id/revisions/:revisionId", "routes/admin/page-revision.tsx"),
       route("pages/:id/autosave", "routes/admin/page-autosave.ts"),
       route("pages/:id/preview-link", "routes/admin/page-preview-link.ts"),
-      route("navigation", "routes/admin/navigation.tsx"),
+      route("navigation", "routes/admin/navigation.tsx", [
+        route("add", "routes/admin/navigation-add.tsx"),
+        route("change", "routes/admin/navigation-change.tsx"),
+      ]),
       route("comments", "routes/admin/comments.tsx"),
       route("comments/settings", "routes/admin/comment-settings.tsx"),
       route("subscribers", "routes/admin/subscribers.tsx", [

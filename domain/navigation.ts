@@ -226,6 +226,8 @@ export type NavigationChange =
 export type NavigationChangeResult =
   { ok: true; navigation: Navigation | null; summary: string } | { ok: false; message: string };
 
+export const NAVIGATION_SAVE_FAILED_MESSAGE = "The menu could not be saved. Please try again.";
+
 export const LINK_GONE_MESSAGE = "That link is no longer in the menu. The screen now shows the menus as saved.";
 
 /** A short random id for a new link; crypto is global in browsers and Node alike. */
@@ -249,14 +251,33 @@ export function applyNavigationChange(
     const id = freshNavigationItemId(items, newItemId);
     return withMenu([...items, { id, ...change.link }], "added", change.link.label);
   }
-  const index = items.findIndex((item) => item.id === change.id);
-  const item = items[index];
+  const item = items.find((candidate) => candidate.id === change.id);
   if (item === undefined) return { ok: false, message: LINK_GONE_MESSAGE };
-  const rest = items.filter((other) => other.id !== change.id);
-  if (change.action === "remove") return withMenu(rest, "removed", item.label);
-  // Past either end means the end: a drop above the first link or below the last.
-  const to = Math.min(Math.max(change.to, 0), rest.length);
-  return withMenu([...rest.slice(0, to), item, ...rest.slice(to)], "moved", item.label);
+  if (change.action === "remove") {
+    return withMenu(
+      items.filter((other) => other.id !== change.id),
+      "removed",
+      item.label,
+    );
+  }
+  return withMenu(moveNavigationItem(items, change.id, change.to), "moved", item.label);
+}
+
+/**
+ * The list with the link `id` at position `to` of the result: Move up is its index less one,
+ * Move down its index plus one, a drop the index of the row it was dropped on. Past either
+ * end means that end.
+ */
+export function moveNavigationItem<Item extends { id: string }>(
+  items: readonly Item[],
+  id: string,
+  to: number,
+): Item[] {
+  const item = items.find((candidate) => candidate.id === id);
+  if (item === undefined) return [...items];
+  const rest = items.filter((other) => other.id !== id);
+  const at = Math.min(Math.max(to, 0), rest.length);
+  return [...rest.slice(0, at), item, ...rest.slice(at)];
 }
 
 /** An id no link of `items` has, for a link being added. */
@@ -343,3 +364,60 @@ export const navigationChangeForm = defineForm({
     return { action: "move", menu: input.menu, id: input.item, to: input.to };
   }),
 });
+
+/** What a page choice shows of a page: its title, and whether readers can see it yet. */
+export interface NavigationPageChoice {
+  id: string;
+  title: string;
+  slug: string;
+  published: boolean;
+}
+
+const BUILT_IN_PAGE_NAMES: Record<(typeof BUILT_IN_PAGES)[number], string> = {
+  about: "About",
+  privacy: "Privacy",
+  terms: "Terms",
+};
+
+/** Where a link goes, in words, for the menu editor's rows. */
+export function describeNavigationTarget(
+  target: NavigationTarget,
+  pages: ReadonlyMap<string, NavigationPageChoice>,
+  links: { aboutUrl: string; sourceUrl: string },
+): string {
+  switch (target.kind) {
+    case "home":
+      return "Home page";
+    case "blog":
+      return "Blog (all posts)";
+    case "categories":
+      return "Categories list";
+    case "category":
+      return `Category: ${target.category}`;
+    case "page": {
+      const page = pages.get(target.id);
+      if (!page) return "Page: deleted (not shown)";
+      return page.published ? `Page: ${page.title} (/${page.slug})` : `Page: ${page.title} (draft, not shown yet)`;
+    }
+    case "built-in-page":
+      return `Page: ${BUILT_IN_PAGE_NAMES[target.page]}${target.anchor ? ` #${target.anchor}` : ""}`;
+    case "about-link":
+      return `About link in Settings (${links.aboutUrl})`;
+    case "source-link":
+      return `Source code link in Settings (${links.sourceUrl})`;
+    case "url":
+      return target.url;
+  }
+}
+
+/** The Add link form's choices of target, in the order offered. */
+export const ADDABLE_TARGET_LABELS: Record<(typeof ADDABLE_TARGET_KINDS)[number], string> = {
+  page: "A page",
+  category: "A category",
+  blog: "The blog (all posts)",
+  home: "The home page",
+  categories: "The categories list",
+  "about-link": "The About link in Settings",
+  "source-link": "The source code link in Settings",
+  url: "Another address (URL)",
+};

@@ -1,0 +1,145 @@
+import { useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { Field, FormError } from "~/components/ui/field";
+import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { useValidatedForm } from "~/lib/forms";
+import { useHydrated } from "~/lib/use-hydrated";
+import { CATEGORIES } from "#domain/categories.ts";
+import type { FormResult } from "#domain/forms.ts";
+import {
+  ADDABLE_TARGET_KINDS,
+  ADDABLE_TARGET_LABELS,
+  addNavigationLinkForm,
+  NAVIGATION_LIMITS,
+  type NavigationMenu,
+  type NavigationPageChoice,
+} from "#domain/navigation.ts";
+
+type AddLinkValues = ReturnType<typeof addNavigationLinkForm.read>;
+
+const EMPTY: Omit<AddLinkValues, "menu"> = { label: "", kind: "page", page: "", category: "", url: "" };
+
+/**
+ * Adds a link at the end of one menu. Without JavaScript every target field shows, each
+ * saying when it counts; with it, only the one the chosen kind needs.
+ */
+export function NavigationAddForm({
+  menu,
+  pages,
+  full,
+  result,
+}: {
+  menu: NavigationMenu;
+  pages: NavigationPageChoice[];
+  /** How many links the menu has now. */
+  full: number;
+  result: FormResult<string, AddLinkValues> | undefined;
+}) {
+  const id = `navigation-${menu}-add`;
+  const form = useValidatedForm(addNavigationLinkForm, { id, result });
+  const values = { ...EMPTY, ...result?.values };
+  const [kind, setKind] = useState(values.kind);
+  const hydrated = useHydrated();
+  const busy = useNavigation().state !== "idle";
+  const shows = (needed: string) => !hydrated || kind === needed;
+
+  if (full >= NAVIGATION_LIMITS.items) {
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        This menu has {NAVIGATION_LIMITS.items} links, the most it holds. Remove one to add another.
+      </p>
+    );
+  }
+  return (
+    <Form
+      method="post"
+      action="/admin/navigation/add"
+      {...form.props}
+      aria-labelledby={`${id}-heading`}
+      className="space-y-4 border-t border-slate-200 pt-4 dark:border-slate-800"
+    >
+      <h3 id={`${id}-heading`} className="font-semibold">
+        Add link
+      </h3>
+      <FormError message={form.formError} />
+      <input type="hidden" name="menu" value={menu} />
+      <Field {...form.field("label")} label="Label">
+        {(control) => (
+          <input
+            {...control}
+            name="label"
+            defaultValue={values.label}
+            maxLength={NAVIGATION_LIMITS.label}
+            className={inputStyles}
+          />
+        )}
+      </Field>
+      <Field {...form.field("kind")} label="Links to">
+        {(control) => (
+          <select
+            {...control}
+            name="kind"
+            defaultValue={values.kind}
+            onChange={(event) => {
+              control.onChange();
+              setKind(event.currentTarget.value);
+            }}
+            className={inputStyles}
+          >
+            {ADDABLE_TARGET_KINDS.map((option) => (
+              <option key={option} value={option}>
+                {ADDABLE_TARGET_LABELS[option]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {shows("page") ? (
+        <Field {...form.field("page")} label="Page" hint={hydrated ? undefined : "When it links to a page."}>
+          {(control) => (
+            <select {...control} name="page" defaultValue={values.page} className={inputStyles}>
+              <option value="">Choose a page</option>
+              {pages.map((page) => (
+                <option key={page.id} value={page.id}>
+                  {page.published ? page.title : `${page.title} (draft)`}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      ) : null}
+      {shows("category") ? (
+        <Field
+          {...form.field("category")}
+          label="Category"
+          hint={hydrated ? undefined : "When it links to a category."}
+        >
+          {(control) => (
+            <select {...control} name="category" defaultValue={values.category} className={inputStyles}>
+              <option value="">Choose a category</option>
+              {CATEGORIES.map((category) => (
+                <option key={category} value={category}>
+                  {category}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      ) : null}
+      {shows("url") ? (
+        <Field
+          {...form.field("url")}
+          label="URL"
+          hint={
+            hydrated ? "Starts with http:// or https://." : "When it links to another address; http:// or https://."
+          }
+        >
+          {(control) => <input {...control} name="url" type="url" defaultValue={values.url} className={inputStyles} />}
+        </Field>
+      ) : null}
+      <button type="submit" disabled={busy} className={buttonStyles.primary}>
+        Add link
+      </button>
+    </Form>
+  );
+}

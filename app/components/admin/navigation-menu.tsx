@@ -1,0 +1,126 @@
+import { type DragEvent, useState } from "react";
+import { Form, useNavigation, useSubmit } from "react-router";
+import { EmptyList } from "~/components/admin/admin-list";
+import { useHydrated } from "~/lib/use-hydrated";
+import { type NavigationMenu, moveNavigationItem } from "#domain/navigation.ts";
+
+const CHANGE_ACTION = "/admin/navigation/change";
+
+const smallButtonStyles =
+  "rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-semibold text-slate-800 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800";
+
+export interface NavigationRow {
+  id: string;
+  label: string;
+  /** Where the link goes, in words. */
+  target: string;
+}
+
+/**
+ * One menu's links, in order. Move up, Move down and Remove are small forms that work without
+ * JavaScript; with it, a row can also be dragged onto another's place, which posts the same
+ * move (the buttons stay, for keyboards). While a move is on its way the rows show its result.
+ */
+export function NavigationMenuRows({
+  menu,
+  title,
+  rows,
+  busy,
+}: {
+  menu: NavigationMenu;
+  title: string;
+  rows: NavigationRow[];
+  busy: boolean;
+}) {
+  const submit = useSubmit();
+  const pending = useNavigation().formData;
+  // Rows become draggable only once React runs: without it, a drag could do nothing.
+  const hydrated = useHydrated();
+  const [dragged, setDragged] = useState<string>();
+  const [over, setOver] = useState<string>();
+
+  const shown =
+    pending?.get("intent") === "move" && pending.get("menu") === menu
+      ? moveNavigationItem(rows, String(pending.get("item")), Number(pending.get("to")))
+      : rows;
+  if (shown.length === 0) return <EmptyList className="p-4">No links: this menu shows nothing.</EmptyList>;
+
+  const endDrag = () => {
+    setDragged(undefined);
+    setOver(undefined);
+  };
+  const dropOn = (event: DragEvent, index: number, id: string) => {
+    event.preventDefault();
+    if (dragged !== undefined && dragged !== id) {
+      submit({ intent: "move", menu, item: dragged, to: String(index) }, { method: "post", action: CHANGE_ACTION });
+    }
+    endDrag();
+  };
+
+  return (
+    <ol
+      aria-label={`${title} links`}
+      className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800"
+    >
+      {shown.map((row, index) => (
+        <li
+          key={row.id}
+          data-navigation-row={row.id}
+          draggable={hydrated && !busy}
+          onDragStart={(event) => {
+            event.dataTransfer.effectAllowed = "move";
+            event.dataTransfer.setData("text/plain", row.id);
+            setDragged(row.id);
+          }}
+          onDragOver={(event) => {
+            if (dragged === undefined) return;
+            event.preventDefault();
+            event.dataTransfer.dropEffect = "move";
+            setOver(row.id);
+          }}
+          onDrop={(event) => dropOn(event, index, row.id)}
+          onDragEnd={endDrag}
+          className={`flex flex-wrap items-center gap-3 px-3 py-2 ${hydrated ? "cursor-grab" : ""} ${
+            over === row.id && dragged !== row.id ? "bg-indigo-50 dark:bg-indigo-950" : ""
+          } ${dragged === row.id ? "opacity-60" : ""}`}
+        >
+          <div className="min-w-0 flex-1">
+            <p className="font-medium">{row.label}</p>
+            <p className="text-sm break-all text-slate-600 dark:text-slate-400">{row.target}</p>
+          </div>
+          <Form method="post" action={CHANGE_ACTION} className="flex gap-1">
+            <input type="hidden" name="intent" value="move" />
+            <input type="hidden" name="menu" value={menu} />
+            <input type="hidden" name="item" value={row.id} />
+            <button
+              type="submit"
+              name="to"
+              value={index - 1}
+              disabled={busy || index === 0}
+              className={smallButtonStyles}
+            >
+              Move up<span className="sr-only"> {row.label}</span>
+            </button>
+            <button
+              type="submit"
+              name="to"
+              value={index + 1}
+              disabled={busy || index === shown.length - 1}
+              className={smallButtonStyles}
+            >
+              Move down<span className="sr-only"> {row.label}</span>
+            </button>
+          </Form>
+          <Form method="post" action={CHANGE_ACTION}>
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="menu" value={menu} />
+            <input type="hidden" name="item" value={row.id} />
+            <button type="submit" disabled={busy} className={smallButtonStyles}>
+              Remove<span className="sr-only"> {row.label}</span>
+            </button>
+          </Form>
+        </li>
+      ))}
+    </ol>
+  );
+}
