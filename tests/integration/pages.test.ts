@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { isDomainError } from "#domain/errors.ts";
 import { EMPTY_PAGE_FORM, type PageInput, pageSchema } from "#domain/page.ts";
@@ -6,6 +7,7 @@ import { useTestBlog } from "../support/test-blog.ts";
 
 const WRITER = { label: "Maya", email: "maya@example.com" };
 const input = (fields: Partial<PageInput>): PageInput => pageSchema.parse({ ...EMPTY_PAGE_FORM, ...fields });
+const DAY = 24 * 60 * 60 * 1000;
 
 describe.each(testDialects())("pages, on $dialect", (database) => {
   const blog = useTestBlog(database);
@@ -51,5 +53,41 @@ describe.each(testDialects())("pages, on $dialect", (database) => {
     await expect(pages.createPage(input({ title: "Again", slug: "about", content: "x" }), WRITER)).rejects.toSatisfy(
       (error) => isDomainError(error, "SLUG_TAKEN"),
     );
+  });
+
+  it("ends a draft's preview links when it is published, and keeps its history in its own table", async () => {
+    const { pages } = blog.services;
+    const page = await pages.createPage(input({ title: "Soon", content: "Not yet." }), WRITER);
+    const token = await pages.createPreviewLink(page.id);
+    expect((await pages.getPreview(token)).title).toBe("Soon");
+    await pages.updatePage(page.id, input({ title: "Soon", slug: "soon", content: "Now.", published: true }), WRITER);
+    await expect(pages.getPreview(token)).rejects.toSatisfy((error) => isDomainError(error, "PREVIEW_NOT_FOUND"));
+    expect(await pages.findPreviewLinkCreatedAt(page.id)).toBeUndefined();
+
+    expect((await pages.listRevisions(page.id)).map((revision) => [revision.number, revision.savedBy])).toEqual([
+      [2, WRITER.email],
+      [1, WRITER.email],
+    ]);
+    expect(await blog.services.posts.listRevisions(page.id)).toEqual([]);
+  });
+
+  it("lets the library prune an image once no page shows it, counted from the deletion", async () => {
+    const bytes = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#336699" } })
+      .png()
+      .toBuffer();
+    const image = await blog.services.media.upload({
+      bytes,
+      name: "a.png",
+      declaredType: "image/png",
+      uploadedBy: "x",
+    });
+    const page = await blog.services.pages.createPage(input({ title: "Pic", content: `![A](${image.url})` }), WRITER);
+    blog.clock.advance(40 * DAY);
+    expect(await blog.services.media.listPrunable()).toEqual([]);
+    await blog.services.pages.deletePage(page.id, WRITER);
+    blog.clock.advance(29 * DAY);
+    expect(await blog.services.media.listPrunable()).toEqual([]);
+    blog.clock.advance(2 * DAY);
+    expect((await blog.services.media.listPrunable()).map((record) => record.hash)).toEqual([image.hash]);
   });
 });

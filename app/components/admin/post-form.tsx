@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { ContentEditor } from "~/components/admin/editor/content-editor";
+import { BodyFields } from "~/components/admin/editor/body-fields";
 import { ScheduleInput } from "~/components/admin/editor/schedule-field";
 import { CheckboxField, Field, FormError } from "~/components/ui/field";
 import { CoverImage } from "~/components/ui/cover-image";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
-import { BodyImageUploader, CoverImageUploader } from "~/components/admin/image-upload";
+import { CoverImageUploader } from "~/components/admin/image-upload";
 import { useValidatedForm } from "~/lib/forms";
 import { setInputValue } from "~/lib/insert-at-cursor";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -13,10 +13,8 @@ import { isOwnMediaPath } from "#domain/media.ts";
 import { CATEGORIES } from "#domain/categories.ts";
 import type { FormResult } from "#domain/forms.ts";
 import {
-  POST_FORMATS,
   POST_LIMITS,
   type PostField,
-  type PostFormat,
   postForm,
   type PostNewsletter,
   type PostFormValues,
@@ -38,14 +36,6 @@ interface PostFormProps {
   email: { on: boolean; newsletter: PostNewsletter };
 }
 
-const FORMAT_LABELS: Record<PostFormat, string> = { markdown: "Markdown", html: "HTML" };
-
-const CONTENT_HINTS: Record<PostFormat, string> = {
-  markdown:
-    "Markdown: **bold**, _italic_, ## headings, lists, [links](https://…), ```code```, tables, footnotes. HTML is allowed; scripts and styles are removed.",
-  html: "HTML is allowed; scripts and styles are removed.",
-};
-
 /** Why the email box is disabled, or what ticking it does. */
 function emailHint({ on, newsletter }: PostFormProps["email"]): string {
   if (!on)
@@ -62,7 +52,6 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
   const [coverImage, setCoverImage] = useState(initialValues.coverImage);
   const [tags, setTags] = useState(initialValues.tags);
   const [newTag, setNewTag] = useState("");
-  const [format, setFormat] = useState<PostFormat>(initialValues.format === "html" ? "html" : "markdown");
   const hydrated = useHydrated();
 
   const addTags = () => {
@@ -130,33 +119,11 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
           />
         )}
       </Field>
-      <Field {...form.field("format")} label="Format">
-        {(control) => (
-          <select
-            {...control}
-            name="format"
-            value={format}
-            onChange={(event) => {
-              setFormat(event.currentTarget.value === "html" ? "html" : "markdown");
-              control.onChange();
-            }}
-            className={`${inputStyles} max-w-xs`}
-          >
-            {POST_FORMATS.map((option) => (
-              <option key={option} value={option}>
-                {FORMAT_LABELS[option]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-
-      <Field {...form.field("content")} label="Content" hint={CONTENT_HINTS[format]}>
-        {(control) => (
-          <ContentEditor control={control} defaultValue={initialValues.content} format={format} postId={postId} />
-        )}
-      </Field>
-      {hydrated ? <BodyImageUploader textareaId={form.field("content").id} format={format} /> : null}
+      <BodyFields
+        fields={{ format: form.field("format"), content: form.field("content") }}
+        initialValues={initialValues}
+        item={postId ? { kind: "post", id: postId } : undefined}
+      />
 
       <Field {...form.field("excerpt")} label="Excerpt">
         {(control) => (

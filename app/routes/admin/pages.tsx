@@ -1,4 +1,141 @@
-// Placeholder while the route is being built (issue 27).
-export default function Placeholder() {
-  return null;
+import { useState } from "react";
+import { data, Link, redirect, useLocation, useNavigation } from "react-router";
+import { AdminTable, EmptyList } from "~/components/admin/admin-list";
+import { PageRow } from "~/components/admin/page-row";
+import { RouteErrorMessage } from "~/components/admin/route-error-message";
+import { Pagination } from "~/components/site/pagination";
+import { pagePathname, requireAdmin, writerOf } from "~/lib/auth.server";
+import { redirectWithFlash, takeFlash } from "~/lib/flash.server";
+import { readFormData } from "~/lib/forms.server";
+import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
+import { answerDomainErrors, type DomainFailure, throwAsRouteError, withRouteErrors } from "~/lib/route-errors.server";
+import type { DomainError } from "#domain/errors.ts";
+import { formText, queryText } from "#domain/forms.ts";
+import { isPostId } from "#domain/post.ts";
+import { appContext } from "#server/request-context.ts";
+import type { Route } from "./+types/pages";
+
+const PAGE_LIST_COLUMNS = ["Title", "Address", "Status", "Last edited", "Actions"] as const;
+const LOAD_FAILED_MESSAGE = "Failed to load pages. Please try again.";
+
+/** The list at its page number: where a delete, confirmed or not, comes back to. */
+function listPath(pathname: string, pageNumber: string): string {
+  const number = Number(pageNumber);
+  return Number.isInteger(number) && number > 1 ? `${pathname}?${new URLSearchParams({ page: pageNumber })}` : pathname;
+}
+
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: LOAD_FAILED_MESSAGE },
+  async ({ request, context }: Route.LoaderArgs) => {
+    requireAdmin({ request, context });
+    const { services } = context.get(appContext);
+    const pageNumber = requestedPage(request);
+    const flash = await takeFlash(request);
+    const page = requireExistingPage(await services.pages.listPages(pageNumber));
+    return data(
+      {
+        confirmId: queryText(new URL(request.url), "confirm") || null,
+        flash: flash.message,
+        page: pageInfo(page),
+        pages: page.items.map(({ id, slug, title, published, editedAt }) => ({ id, slug, title, published, editedAt })),
+      },
+      { headers: flash.headers },
+    );
+  },
+);
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAdmin({ request, context });
+  const { services } = context.get(appContext);
+  const formData = await readFormData(request);
+  if (formText(formData, "intent") !== "delete") {
+    throw data({ message: "Unknown action" }, { status: 400 });
+  }
+  const id = formText(formData, "id");
+  const url = new URL(request.url);
+  const back = listPath(pagePathname(url), queryText(url, "page"));
+  // As in the posts list: a failed delete is logged only, and a page already gone needs no
+  // message; the writer sees the list as it is.
+  const answer = (_failure: DomainFailure, error: DomainError) => {
+    if (error.code !== "DATABASE_UNAVAILABLE" && error.code !== "PAGE_NOT_FOUND") throwAsRouteError(error, context);
+    return false;
+  };
+  const deleted = await answerDomainErrors(context, { answer }, async () => {
+    if (!isPostId(id)) return false;
+    await services.pages.deletePage(id, writerOf(user));
+    return true;
+  });
+  return deleted ? redirectWithFlash(request, back, "page-deleted") : redirect(back);
+}
+
+export default function AdminPages({ loaderData }: Route.ComponentProps) {
+  const { pages, page, confirmId, flash } = loaderData;
+  const { pathname, search } = useLocation();
+  const navigation = useNavigation();
+  const pageNumber = new URLSearchParams(search).get("page") ?? "";
+
+  // The question starts from ?confirm= (the path without JavaScript) and is then toggled in place.
+  const [confirming, setConfirming] = useState(confirmId);
+  const [confirmIdSeen, setConfirmIdSeen] = useState(confirmId);
+  if (confirmId !== confirmIdSeen) {
+    setConfirmIdSeen(confirmId);
+    setConfirming(confirmId);
+  }
+  const deletingId = navigation.state === "submitting" ? navigation.formData?.get("id") : undefined;
+  const listHref = listPath(pathname, pageNumber);
+
+  return (
+    <>
+      <title>Pages · Admin</title>
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Pages</h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Pages of their own at /your-slug, drafts included, by title.
+          </p>
+        </div>
+        <Link
+          to="/admin/pages/new"
+          className="inline-flex items-center rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 focus-visible:outline-none dark:focus-visible:ring-offset-slate-950"
+        >
+          New page
+        </Link>
+      </div>
+
+      {flash ? (
+        <p
+          role="status"
+          className="mt-6 rounded-md border border-emerald-200 bg-emerald-50 px-4 py-2 text-sm font-medium text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
+        >
+          {flash}
+        </p>
+      ) : null}
+
+      {pages.length === 0 ? (
+        <EmptyList className="mt-10">No pages yet. Create your first page!</EmptyList>
+      ) : (
+        <AdminTable columns={PAGE_LIST_COLUMNS} cellClass="px-4 py-3" className="mt-6">
+          {pages.map((item) => (
+            <PageRow
+              key={item.id}
+              page={item}
+              listHref={listHref}
+              confirmHref={`${pathname}?${new URLSearchParams({ ...(pageNumber ? { page: pageNumber } : {}), confirm: item.id })}`}
+              confirming={confirming === item.id}
+              deleting={deletingId === item.id}
+              onConfirm={() => setConfirming(item.id)}
+              onCancel={() => setConfirming(null)}
+            />
+          ))}
+        </AdminTable>
+      )}
+      <div className="mt-6">
+        <Pagination page={page} label="Pages" previousText="Previous" nextText="Next" />
+      </div>
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorMessage error={error} fallback={LOAD_FAILED_MESSAGE} />;
 }

@@ -1,4 +1,67 @@
-// Placeholder while the route is being built (issue 27).
-export default function Placeholder() {
-  return null;
+import { data } from "react-router";
+import { ErrorPanel } from "~/components/site/error-panel";
+import { PageArticle } from "~/components/site/page-article";
+import { errorMeta, pageMeta } from "~/lib/meta";
+import { withRouteErrors } from "~/lib/route-errors.server";
+import { appContext } from "#server/request-context.ts";
+import type { Route } from "./+types/page-preview";
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
+const ENDED_MESSAGE = "This preview link has ended";
+
+/** As a post's preview (routes/site/preview.tsx): for the holder of the link only, never cached, indexed or passed on. */
+const PRIVATE_HEADERS = {
+  "Cache-Control": "private, no-store",
+  "X-Robots-Tag": "noindex",
+  "Referrer-Policy": "no-referrer",
+};
+
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load page. Please try again." },
+  async ({ params, context }: Route.LoaderArgs) => {
+    if (!TOKEN_PATTERN.test(params.token)) {
+      throw data({ message: ENDED_MESSAGE }, { status: 404, headers: PRIVATE_HEADERS });
+    }
+    const page = await context.get(appContext).services.pages.getPreview(params.token);
+    return data(
+      {
+        page: {
+          title: page.title,
+          description: page.description,
+          contentHtml: page.contentHtml,
+          // A draft has never been public: its date would be the save's, as it will be when published.
+          lastUpdated: page.showLastUpdated ? (page.editedAt ?? undefined) : undefined,
+        },
+      },
+      { headers: PRIVATE_HEADERS },
+    );
+  },
+);
+
+export const headers: Route.HeadersFunction = () => PRIVATE_HEADERS;
+
+export const meta: Route.MetaFunction = ({ loaderData, error }) => [
+  ...(error || !loaderData
+    ? errorMeta(error)
+    : pageMeta(`Preview: ${loaderData.page.title}`, loaderData.page.description || undefined)),
+  { name: "robots", content: "noindex" },
+];
+
+export default function PagePreview({ loaderData }: Route.ComponentProps) {
+  const { page } = loaderData;
+  return (
+    <div className="mx-auto max-w-3xl space-y-8">
+      <p
+        role="note"
+        className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+      >
+        Preview: this page is not published yet. Please do not share this link.
+      </p>
+      <PageArticle title={page.title} contentHtml={page.contentHtml} lastUpdated={page.lastUpdated} />
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} back={{ to: "/", label: "Back to Home" }} />;
 }

@@ -13,6 +13,7 @@ import {
   type TextState,
   wrapSelection,
 } from "./markdown-commands";
+import type { EditedItem } from "./edited-item";
 import { AUTOSAVE_STATUS_TEXT, useAutosave } from "./use-autosave";
 import { usePreview } from "./use-preview";
 
@@ -20,8 +21,8 @@ interface ContentEditorProps {
   control: ControlProps;
   defaultValue: string;
   format: PostFormat;
-  /** The post being edited; autosave needs it (a new post is autosaved once it exists). */
-  postId: string | undefined;
+  /** The post or page being edited; autosave needs it (a new one is autosaved once it exists). */
+  item: EditedItem | undefined;
 }
 
 type Command = { label: string; shortcut?: string; symbol: string; run: (state: TextState) => TextEdit | undefined };
@@ -70,13 +71,13 @@ const isMac = () => typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(n
  * the server's own pipeline (beside the text on wide screens, in a tab on narrow ones),
  * a word count and autosave.
  */
-export function ContentEditor({ control, defaultValue, format, postId }: ContentEditorProps) {
+export function ContentEditor({ control, defaultValue, format, item }: ContentEditorProps) {
   const hydrated = useHydrated();
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const [form, setForm] = useState<HTMLFormElement | null>(null);
   const [content, setContent] = useState(defaultValue);
   const [tab, setTab] = useState<"write" | "preview">("write");
-  const autosave = useAutosave(form, postId);
+  const autosave = useAutosave(form, item);
   const preview = usePreview(content, format, hydrated);
   const markdown = format === "markdown";
   const modifier = hydrated && isMac() ? "⌘" : "Ctrl+";
@@ -226,7 +227,7 @@ export function ContentEditor({ control, defaultValue, format, postId }: Content
           </span>
           {preview && preview.readingMinutes > 0 ? <span>{preview.readingMinutes} min read</span> : null}
           <span role="status" aria-live="polite" data-autosave={autosave}>
-            {postId ? AUTOSAVE_STATUS_TEXT[autosave] : ""}
+            {item ? AUTOSAVE_STATUS_TEXT[autosave] : ""}
           </span>
         </p>
       ) : null}

@@ -2,16 +2,20 @@ import { useFetcher } from "react-router";
 import { buttonStyles } from "~/components/ui/styles";
 import { formatDateTime } from "~/lib/format";
 import type { PreviewLinkResult } from "#domain/editor.ts";
+import { type EditedItem, editorPaths } from "./edited-item";
 
 interface PreviewLinkPanelProps {
+  /** The post's id, or the page's when `kind` is "page". */
   postId: string;
+  kind?: EditedItem["kind"];
   /** When the post's live link was made, if it has one. */
   activeSince: string | undefined;
   published: boolean;
 }
 
-/** "Share a preview": a secret link to the draft as readers will see it, shown once, revocable. */
-export function PreviewLinkPanel({ postId, activeSince, published }: PreviewLinkPanelProps) {
+/** "Share a preview": a secret link to the draft post or page as readers will see it, shown once, revocable. */
+export function PreviewLinkPanel({ postId, kind = "post", activeSince, published }: PreviewLinkPanelProps) {
+  const action = editorPaths({ kind, id: postId }).previewLink;
   const fetcher = useFetcher<PreviewLinkResult>();
   const result = fetcher.data;
   const busy = fetcher.state !== "idle";
@@ -23,8 +27,8 @@ export function PreviewLinkPanel({ postId, activeSince, published }: PreviewLink
       </h2>
       <p className="text-sm text-slate-700 dark:text-slate-300">
         {published
-          ? "Published posts need no preview link: publishing ends every link."
-          : "A secret link shows this post as readers will see it, before it is published. Publishing or revoking ends it."}
+          ? `Published ${kind}s need no preview link: publishing ends every link.`
+          : `A secret link shows this ${kind} as readers will see it, before it is published. Publishing or revoking ends it.`}
       </p>
       {result?.ok && result.url ? (
         <p className="text-sm">
@@ -51,13 +55,13 @@ export function PreviewLinkPanel({ postId, activeSince, published }: PreviewLink
       ) : null}
       {published ? null : (
         <div className="flex flex-wrap gap-2">
-          <fetcher.Form method="post" action={`/admin/posts/${postId}/preview-link`}>
+          <fetcher.Form method="post" action={action}>
             <button type="submit" name="intent" value="share" disabled={busy} className={buttonStyles.secondary}>
               {hasLink ? "Make a new preview link" : "Share a preview"}
             </button>
           </fetcher.Form>
           {hasLink ? (
-            <fetcher.Form method="post" action={`/admin/posts/${postId}/preview-link`}>
+            <fetcher.Form method="post" action={action}>
               <button type="submit" name="intent" value="revoke" disabled={busy} className={buttonStyles.secondary}>
                 Revoke preview links
               </button>

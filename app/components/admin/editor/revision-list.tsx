@@ -1,9 +1,18 @@
 import { Link } from "react-router";
 import { formatDateTime } from "~/lib/format";
 import { REVISION_KIND_LABELS, type PostRevisionSummary } from "#domain/revision.ts";
+import { type EditedItem, editorPaths } from "./edited-item";
 
-/** The post's kept versions, newest first, each opening a word-level comparison with the current text. */
-export function RevisionList({ postId, revisions }: { postId: string; revisions: PostRevisionSummary[] }) {
+interface RevisionListProps {
+  /** The post's id, or the page's when `kind` is "page". */
+  postId: string;
+  kind?: EditedItem["kind"];
+  revisions: PostRevisionSummary[];
+}
+
+/** The post's or page's kept versions, newest first, each opening a word-level comparison with the current text. */
+export function RevisionList({ postId, kind = "post", revisions }: RevisionListProps) {
+  const paths = editorPaths({ kind, id: postId });
   return (
     <section aria-labelledby="revisions-heading" className="space-y-3">
       <h2 id="revisions-heading" className="text-lg font-semibold">
@@ -17,7 +26,7 @@ export function RevisionList({ postId, revisions }: { postId: string; revisions:
             <li key={revision.id} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
               <span>
                 <Link
-                  to={`/admin/posts/edit/${postId}/revisions/${revision.id}`}
+                  to={paths.revision(revision.id)}
                   className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
                 >
                   Revision {revision.number}

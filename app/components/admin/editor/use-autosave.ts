@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { AutosaveResult } from "#domain/editor.ts";
+import { type EditedItem, editorPaths } from "./edited-item";
 
 /** Quiet time after the last keystroke before the draft is kept. */
 const AUTOSAVE_DELAY_MS = 2_000;
@@ -23,22 +24,24 @@ function draftBody(form: HTMLFormElement): URLSearchParams {
 }
 
 /**
- * Keeps the post's title and body as an autosave revision a moment after typing stops,
+ * Keeps the post's or page's title and body as an autosave revision a moment after typing stops,
  * retrying with growing pauses when the server cannot be reached. Publishing is never
  * touched: the endpoint stores a revision only. Leaving the page with changes that are
  * not yet kept anywhere asks first.
  */
-export function useAutosave(form: HTMLFormElement | null, postId: string | undefined) {
+export function useAutosave(form: HTMLFormElement | null, item: EditedItem | undefined) {
   const [status, setStatus] = useState<AutosaveStatus>("idle");
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const attempt = useRef(0);
   const lastKept = useRef<string | undefined>(undefined);
   const submitting = useRef(false);
+  // A string, so the effect starts again only when the address changes, not with every render's object.
+  const autosaveUrl = item ? editorPaths(item).autosave : undefined;
 
   useEffect(() => {
     if (!form) return;
     const save = async (): Promise<void> => {
-      if (!postId) return;
+      if (!autosaveUrl) return;
       const body = draftBody(form);
       const snapshot = body.toString();
       if (snapshot === lastKept.current) {
@@ -47,7 +50,7 @@ export function useAutosave(form: HTMLFormElement | null, postId: string | undef
       }
       setStatus("saving");
       try {
-        const response = await fetch(`/admin/posts/${encodeURIComponent(postId)}/autosave`, {
+        const response = await fetch(autosaveUrl, {
           method: "POST",
           body,
           headers: { Accept: "application/json" },
@@ -70,7 +73,7 @@ export function useAutosave(form: HTMLFormElement | null, postId: string | undef
     lastKept.current = draftBody(form).toString();
     const onInput = () => {
       setStatus((current) => (current === "retrying" ? current : "dirty"));
-      if (!postId) return;
+      if (!autosaveUrl) return;
       clearTimeout(timer.current);
       timer.current = setTimeout(() => void save(), AUTOSAVE_DELAY_MS);
     };
@@ -90,7 +93,7 @@ export function useAutosave(form: HTMLFormElement | null, postId: string | undef
       form.removeEventListener("submit", onSubmit);
       window.removeEventListener("beforeunload", onBeforeUnload);
     };
-  }, [form, postId]);
+  }, [form, autosaveUrl]);
 
   return status;
 }

@@ -1,0 +1,120 @@
+import { Form, Link, useNavigation } from "react-router";
+import { BodyFields } from "~/components/admin/editor/body-fields";
+import { CheckboxField, Field, FormError } from "~/components/ui/field";
+import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { useValidatedForm } from "~/lib/forms";
+import type { FormResult } from "#domain/forms.ts";
+import { PAGE_LIMITS, type PageField, pageForm, type PageFormValues } from "#domain/page.ts";
+
+export type PageFormResult = FormResult<PageField, PageFormValues>;
+
+interface PageFormProps {
+  initialValues: PageFormValues;
+  /** From the action: the same schema's verdict, or why saving failed. */
+  result: PageFormResult | undefined;
+  submitLabel: string;
+  /** The page being edited, so the editor can autosave it; absent while creating one. */
+  pageId?: string;
+}
+
+/**
+ * A page's form: the post form's look and body editor (toolbar, preview, images, format),
+ * without category, tags, cover, comments or email. A plain form that saves without JavaScript.
+ */
+export function PageForm({ initialValues, result, submitLabel, pageId }: PageFormProps) {
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting" && navigation.formMethod === "POST";
+  const form = useValidatedForm(pageForm, { id: "page", result });
+
+  return (
+    <Form method="post" {...form.props} className="space-y-6">
+      <FormError message={form.formError} />
+
+      <Field {...form.field("title")} label="Title">
+        {(control) => (
+          <input
+            {...control}
+            name="title"
+            type="text"
+            maxLength={PAGE_LIMITS.title}
+            defaultValue={initialValues.title}
+            className={inputStyles}
+          />
+        )}
+      </Field>
+
+      <Field
+        {...form.field("slug")}
+        label="Slug"
+        hint="The page's address: /your-slug. Leave blank to make it from the title."
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="slug"
+            type="text"
+            maxLength={PAGE_LIMITS.slug}
+            defaultValue={initialValues.slug}
+            className={inputStyles}
+          />
+        )}
+      </Field>
+
+      <BodyFields
+        fields={{ format: form.field("format"), content: form.field("content") }}
+        initialValues={initialValues}
+        item={pageId ? { kind: "page", id: pageId } : undefined}
+      />
+
+      <Field
+        {...form.field("description")}
+        label="Meta description (optional)"
+        hint="What search engines and shared links show; blank: the page's opening words."
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            name="description"
+            rows={2}
+            maxLength={PAGE_LIMITS.description}
+            defaultValue={initialValues.description}
+            className={inputStyles}
+          />
+        )}
+      </Field>
+
+      <CheckboxField {...form.field("published")} label="Publish this page">
+        {(control) => (
+          <input
+            {...control}
+            name="published"
+            type="checkbox"
+            defaultChecked={initialValues.published}
+            className="mt-0.5 h-4 w-4 rounded border-slate-300 accent-indigo-600"
+          />
+        )}
+      </CheckboxField>
+
+      <CheckboxField {...form.field("showLastUpdated")} label="Show the date it was last updated">
+        {(control) => (
+          <input
+            {...control}
+            name="showLastUpdated"
+            type="checkbox"
+            defaultChecked={initialValues.showLastUpdated}
+            className="mt-0.5 h-4 w-4 rounded border-slate-300 accent-indigo-600"
+          />
+        )}
+      </CheckboxField>
+
+      <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
+        <button type="submit" disabled={saving} className={buttonStyles.primary}>
+          {saving ? "Saving…" : submitLabel}
+        </button>
+        <Link to="/admin/pages" className="text-sm font-medium text-slate-700 hover:underline dark:text-slate-300">
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}

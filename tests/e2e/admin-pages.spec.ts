@@ -1,0 +1,73 @@
+import { expect, test } from "@playwright/test";
+import { signIn, uniqueSuffix } from "./admin-support";
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page.request);
+});
+
+test("a page written with the editor's toolbar and preview is public at its address once published", async ({
+  page,
+}) => {
+  const slug = `now-${uniqueSuffix()}`;
+  await page.goto("/admin/pages");
+  await expect(page.getByRole("heading", { level: 1, name: "Pages" })).toBeVisible();
+  await page.getByRole("link", { name: "New page" }).click();
+  await expect(page).toHaveURL(/\/admin\/pages\/new$/);
+
+  await page.getByLabel("Title").fill("What I do now");
+  await page.getByLabel("Slug").fill(slug);
+  const content = page.getByLabel("Content");
+  await content.click();
+  await content.pressSequentially("Mostly ");
+  await page.getByRole("toolbar", { name: "Markdown toolbar" }).getByRole("button", { name: "Bold" }).click();
+  await page.keyboard.type("gardening");
+  await expect(page.getByRole("region", { name: "Preview" }).locator("strong")).toHaveText("gardening");
+  await page.getByLabel("Publish this page").check();
+  await page.getByRole("button", { name: "Create Page" }).click();
+
+  await expect(page).toHaveURL(/\/admin\/pages$/);
+  await expect(page.getByRole("status")).toHaveText("Page created.");
+  const row = page.getByRole("row").filter({ hasText: "What I do now" });
+  await expect(row.getByText("Published")).toBeVisible();
+  await expect(row.getByRole("link", { name: new RegExp(`/${slug}`) })).toBeVisible();
+
+  await page.goto(`/${slug}`);
+  await expect(page.getByRole("heading", { level: 1, name: "What I do now" })).toBeVisible();
+  await expect(page.locator("strong", { hasText: "gardening" })).toBeVisible();
+});
+
+test("a slug the site keeps is refused beside the Slug field, and what was typed stays", async ({ page }) => {
+  await page.goto("/admin/pages/new");
+  await page.getByLabel("Title").fill("My blog");
+  await page.getByLabel("Slug").fill("blog");
+  await page.getByLabel("Content").fill("Words.");
+  await page.getByRole("button", { name: "Create Page" }).click();
+  await expect(page.getByText("The address /blog belongs to the site itself. Choose another slug.")).toBeVisible();
+  await expect(page.getByLabel("Slug")).toHaveValue("blog");
+  await expect(page.getByLabel("Content")).toHaveValue("Words.");
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the plain form creates a published page, and refuses a reserved slug with its reason", async ({ page }) => {
+    await page.goto("/admin/pages/new");
+    await expect(page.getByRole("toolbar", { name: "Markdown toolbar" })).toHaveCount(0);
+    await page.getByLabel("Title").fill("Uses");
+    await page.getByLabel("Slug").fill("Admin");
+    await page.getByLabel("Content").fill("A pen and **paper**.");
+    await page.getByLabel("Publish this page").check();
+    await page.getByRole("button", { name: "Create Page" }).click();
+    await expect(page.getByText("The address /admin belongs to the site itself. Choose another slug.")).toBeVisible();
+
+    const slug = `uses-${uniqueSuffix()}`;
+    await page.getByLabel("Slug").fill(slug);
+    await page.getByRole("button", { name: "Create Page" }).click();
+    await expect(page).toHaveURL(/\/admin\/pages$/);
+    await expect(page.getByRole("status")).toHaveText("Page created.");
+
+    await page.goto(`/${slug}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Uses" })).toBeVisible();
+    await expect(page.locator("strong", { hasText: "paper" })).toBeVisible();
+  });
+});
