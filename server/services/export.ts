@@ -20,6 +20,7 @@ import {
 } from "../repositories/portability.ts";
 import { findSiteSettings } from "../repositories/site-settings.ts";
 import { ARCHIVE_EXPORT_NAME, ARCHIVE_MEDIA_NAME } from "./import-archive.ts";
+import { SITE_IMAGES_DIRECTORY, siteImageHashes } from "./import-site-images.ts";
 
 export interface ExportDeps {
   db: Kysely<Database>;
@@ -90,7 +91,8 @@ export async function* exportBlog({ db, now }: Pick<ExportDeps, "db" | "now">): 
 
 /**
  * The export and every uploaded image as one zip: the JSON document, the images' records
- * (media.json) and each stored file at its URL path (media/{hash}/{original|width}.{format}).
+ * (media.json) and each stored file at its URL path (media/{hash}/{original|width}.{format}),
+ * and the logo's and site icon's files (site-images/{hash}/{width}.png).
  * Files are read one at a time as the zip is written, so memory stays flat.
  */
 export function exportArchive(deps: ExportDeps): Readable {
@@ -98,6 +100,14 @@ export function exportArchive(deps: ExportDeps): Readable {
   const zip = new ZipFile();
   const output = Readable.from(zip.outputStream);
   zip.addReadStreamLazy(ARCHIVE_EXPORT_NAME, (done) => done(null, Readable.from(exportBlog(deps))));
+  // Images are compressed already; storing them as they are saves the CPU for nothing.
+  const addStoredFile = (name: string, file: { hash: string; width: number; format: string }) =>
+    zip.addReadStreamLazy(name, { compress: false }, (done) => {
+      mediaStore.get(file.hash, file.width, file.format as ImageFormat).then(
+        (stored) => done(null, Readable.from(stored ? [stored.bytes] : [])),
+        (error: unknown) => done(error, Readable.from([])),
+      );
+    });
   const listFiles = async () => {
     const records: Record<string, unknown>[] = [];
     let after: string | undefined;
@@ -108,19 +118,17 @@ export function exportArchive(deps: ExportDeps): Readable {
         db,
         page.map((row) => String(row.hash)),
       )) {
-        const name = `media/${file.hash}/${file.width === 0 ? "original" : file.width}.${file.format}`;
-        // Images are compressed already; storing them as they are saves the CPU for nothing.
-        zip.addReadStreamLazy(name, { compress: false }, (done) => {
-          mediaStore.get(file.hash, file.width, file.format as ImageFormat).then(
-            (stored) => done(null, Readable.from(stored ? [stored.bytes] : [])),
-            (error: unknown) => done(error, Readable.from([])),
-          );
-        });
+        addStoredFile(`media/${file.hash}/${file.width === 0 ? "original" : file.width}.${file.format}`, file);
       }
       if (page.length < MEDIA_PAGE_SIZE) break;
       after = String(page[page.length - 1]?.hash);
     }
     zip.addBuffer(Buffer.from(JSON.stringify(records)), ARCHIVE_MEDIA_NAME);
+    for (const { hash } of siteImageHashes((await findSiteSettings(db))?.value)) {
+      for (const file of await mediaStore.list(hash)) {
+        addStoredFile(`${SITE_IMAGES_DIRECTORY}/${hash}/${file.width}.${file.format}`, { hash, ...file });
+      }
+    }
     zip.end();
   };
   listFiles().catch((error: unknown) => output.destroy(error as Error));

@@ -11,6 +11,8 @@ import { refuse } from "./import-report.ts";
 export const ARCHIVE_EXPORT_NAME = "inkwell-export.json";
 export const ARCHIVE_MEDIA_NAME = "media.json";
 const MEDIA_FILE_NAME = /^media\/([0-9a-f]{64})\/(original|[1-9][0-9]{0,4})\.([a-z]{3,4})$/;
+/** The logo's and the site icon's files (import-site-images.ts): PNG at each width made. */
+const SITE_IMAGE_FILE_NAME = /^site-images\/([0-9a-f]{64})\/([1-9][0-9]{0,4})\.(png)$/;
 /** More entries than any real blog has images times variants: a zip of a million empty entries is refused. */
 const MAX_ENTRIES = 200_000;
 
@@ -44,6 +46,7 @@ export interface OpenedArchive {
   json: string;
   media: ArchivedMedia[];
   files: ArchivedFile[];
+  siteFiles: ArchivedFile[];
   ignored: string[];
   readFile: (file: ArchivedFile) => Promise<Buffer>;
   close: () => void;
@@ -118,9 +121,15 @@ export async function openArchive(path: string): Promise<OpenedArchive> {
       media = records.data;
     }
     const files: ArchivedFile[] = [];
+    const siteFiles: ArchivedFile[] = [];
     const ignored: string[] = [];
     for (const entry of entries) {
       if (entry.fileName === ARCHIVE_EXPORT_NAME || entry.fileName === ARCHIVE_MEDIA_NAME) continue;
+      const site = SITE_IMAGE_FILE_NAME.exec(entry.fileName);
+      if (site) {
+        siteFiles.push({ hash: site[1]!, width: Number(site[2]), format: "png", entry });
+        continue;
+      }
       const match = MEDIA_FILE_NAME.exec(entry.fileName);
       if (!match || !isImageFormat(match[3]!)) {
         if (!entry.fileName.endsWith("/")) ignored.push(entry.fileName);
@@ -137,6 +146,7 @@ export async function openArchive(path: string): Promise<OpenedArchive> {
       json,
       media,
       files,
+      siteFiles,
       ignored,
       readFile: (file) =>
         readEntry(

@@ -34,7 +34,7 @@ import { insertSubscribers, type SubscriberRow } from "../repositories/subscribe
 import { firstFreeSlug, slugFromTitle, toSlug } from "../slugs.ts";
 import { exportKey, SITE_SETTINGS_KEY } from "./export.ts";
 import { ARCHIVE_EXPORT_NAME, ARCHIVE_MEDIA_NAME, type ArchivedMedia, openArchive } from "./import-archive.ts";
-import { parseExportJson } from "./import-formats.ts";
+import { isObject, parseExportJson } from "./import-formats.ts";
 import { announceImportedPages, importOwnPages } from "./import-pages.ts";
 import {
   announceImported,
@@ -47,6 +47,7 @@ import {
   refuse,
   type Trx,
 } from "./import-report.ts";
+import { restoreSiteImages, withStoredSiteImages } from "./import-site-images.ts";
 
 /** Our export of another version is refused whole: its columns may mean something else. */
 export function checkOwnVersion(document: Record<string, unknown>): Record<string, unknown> {
@@ -157,7 +158,8 @@ export async function importOwn(
         } else if ((await findSiteSettingsVersion(trx)) > 0) {
           report.skipped.push({ item: "site settings", reason: "this blog has its own" });
         } else {
-          await saveSiteSettings(trx, parsed.data, now().toISOString());
+          const settings = await withStoredSiteImages(trx, parsed.data, report.warnings);
+          await saveSiteSettings(trx, settings, now().toISOString());
           report.created.settings += 1;
         }
         continue;
@@ -242,12 +244,21 @@ export async function importArchive(
     if (archive.ignored.length > 0) {
       warnings.push(`files this blog does not know, left out: ${archive.ignored.slice(0, 10).join(", ")}`);
     }
+    // The logo and icon only come with the settings that name them: not into a blog with its own.
+    const siteSettings = isObject(json.site) ? json.site[SITE_SETTINGS_KEY] : undefined;
+    const siteImages =
+      (await findSiteSettingsVersion(db)) > 0
+        ? { added: [], names: [] }
+        : await restoreSiteImages(mediaStore, siteSettings, archive.siteFiles, archive.readFile);
+    added.push(...siteImages.added);
     const report = await importOwn(deps, json, options, async (trx) => {
       for (const image of images) await insertMedia(trx, image);
     });
     report.skipped.unshift(...skipped);
     report.warnings.push(...warnings);
     if (images.length > 0) report.warnings.unshift(`${images.length} images imported with their files`);
+    if (siteImages.names.length > 0)
+      report.warnings.push(`${siteImages.names.join(" and ")} imported with their files`);
     return report;
   } catch (error) {
     for (const hash of added) await mediaStore.delete(hash);

@@ -144,6 +144,75 @@ describe.each(testDialects())("importing the export archive on $dialect", ({ dia
     }
   });
 
+  it("carries the logo and the site icon: an empty blog shows them after the import; a JSON export alone shows none", async () => {
+    const owner = { label: "owner" };
+    const image = (background: string) =>
+      sharp({ create: { width: 600, height: 300, channels: 4, background } })
+        .png()
+        .toBuffer();
+    await blog.services.siteSettings.saveImage(
+      "logo",
+      { bytes: await image("#1d6b3a"), declaredType: "image/png" },
+      owner,
+    );
+    await blog.services.siteSettings.saveImage(
+      "siteIcon",
+      { bytes: await image("#97602a"), declaredType: "image/png" },
+      owner,
+    );
+    const { logo, siteIcon } = await blog.services.siteSettings.current();
+    const logoHash = logo.split(":")[0]!;
+    const files = await unzip(await collect(blog.services.portability.exportArchive()));
+    const names = [...files.keys()].filter((name) => name.startsWith("site-images/")).sort();
+    expect(names).toEqual(
+      [
+        `site-images/${logoHash}/192.png`,
+        ...[180, 192, 32, 512].map((size) => `site-images/${siteIcon}/${size}.png`),
+      ].sort(),
+    );
+
+    const directory = mkdtempSync(path.join(tmpdir(), "inkwell-archive-"));
+    const file = path.join(directory, "blog.zip");
+    writeFileSync(file, await collect(blog.services.portability.exportArchive()));
+    let json = "";
+    for await (const chunk of blog.services.portability.exportBlog()) json += chunk;
+    const target = await createTestDatabase(dialect);
+    const second = await createTestDatabase(dialect);
+    try {
+      const services = (db: typeof target.db) =>
+        createServices({
+          db,
+          dialect,
+          now: blog.clock.now,
+          passwordCost: TEST_PASSWORD_COST,
+          commentIpSalt: TEST_COMMENT_IP_SALT,
+        });
+      const other = services(target.db);
+      const report = await other.portability.importArchive(file, DEFAULT_IMPORT_OPTIONS);
+      expect(report.warnings).toContain("the logo and the site icon imported with their files");
+      expect(await other.siteSettings.current()).toMatchObject({ logo, siteIcon });
+      const icon = await other.siteSettings.iconFile(32);
+      const original = await blog.services.siteSettings.iconFile(32);
+      expect(icon && Buffer.from(icon.bytes)).toEqual(original && Buffer.from(original.bytes));
+      const logoFile = await other.media.getFile(logoHash, 192, "png");
+      expect(logoFile?.bytes.length).toBeGreaterThan(0);
+
+      const fromJson = services(second.db);
+      const jsonReport = await fromJson.portability.importBlog(json, DEFAULT_IMPORT_OPTIONS);
+      expect(jsonReport.warnings).toEqual(
+        expect.arrayContaining([
+          "the logo is not on this blog (import the .zip export, which carries it); the site shows none until you upload it",
+          "the site icon is not on this blog (import the .zip export, which carries it); the site shows none until you upload it",
+        ]),
+      );
+      expect(await fromJson.siteSettings.current()).toMatchObject({ logo: "", siteIcon: "" });
+    } finally {
+      await target.close();
+      await second.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
   it("refuses an archive whose file inflates past its declared size as damaged, and changes nothing", async () => {
     await createPosts(blog.services, blog.clock, [{ title: "Inflated", content: `<p>${"words ".repeat(20_000)}</p>` }]);
     const archive = await collect(blog.services.portability.exportArchive());
