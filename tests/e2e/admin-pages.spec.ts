@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { signIn, uniqueSuffix } from "./admin-support";
 
@@ -26,7 +27,7 @@ test("a page written with the editor's toolbar and preview is public at its addr
   await page.getByRole("button", { name: "Create Page" }).click();
 
   await expect(page).toHaveURL(/\/admin\/pages$/);
-  await expect(page.getByRole("status")).toHaveText("Page created.");
+  await expect(page.getByRole("status").filter({ hasText: "Page created." })).toBeVisible();
   const row = page.getByRole("row").filter({ hasText: "What I do now" });
   await expect(row.getByText("Published")).toBeVisible();
   await expect(row.getByRole("link", { name: new RegExp(`/${slug}`) })).toBeVisible();
@@ -47,6 +48,23 @@ test("a slug the site keeps is refused beside the Slug field, and what was typed
   await expect(page.getByLabel("Content")).toHaveValue("Words.");
 });
 
+test("a built-in page's editor says readers see its original design, and the list and editor pass axe", async ({
+  page,
+}) => {
+  await page.goto("/admin/pages");
+  const violations = async () =>
+    (await new AxeBuilder({ page }).analyze()).violations.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
+  expect(await violations()).toEqual([]);
+  await page.getByRole("link", { name: "Terms of Service", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Edit Page" })).toBeVisible();
+  await expect(page.getByRole("note")).toHaveText("Readers see this page's original design until you save it.");
+  await expect(page.getByLabel("Show the date it was last updated")).toBeChecked();
+  await expect(page.getByRole("region", { name: "Preview" }).getByRole("heading", { level: 2 }).first()).toBeVisible();
+  expect(await violations()).toEqual([]);
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -64,7 +82,7 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Slug").fill(slug);
     await page.getByRole("button", { name: "Create Page" }).click();
     await expect(page).toHaveURL(/\/admin\/pages$/);
-    await expect(page.getByRole("status")).toHaveText("Page created.");
+    await expect(page.getByRole("status").filter({ hasText: "Page created." })).toBeVisible();
 
     await page.goto(`/${slug}`);
     await expect(page.getByRole("heading", { level: 1, name: "Uses" })).toBeVisible();

@@ -116,6 +116,14 @@ describe.each(testDialects())("the pages screens, on $dialect", (database) => {
     ]);
   });
 
+  it("tells the editor of a built-in page never saved that readers see its original design, until it is saved", async () => {
+    const about = await findPage("about");
+    const open = () => call(editLoader, new Request(`http://blog.test/admin/pages/edit/${about.id}`), { id: about.id });
+    expect((await open()).body).toMatchObject({ originalDesign: true, values: { title: "About" } });
+    await edit(about.id, { title: "About", slug: "about", content: "Just me.", published: true });
+    expect((await open()).body).toMatchObject({ originalDesign: false });
+  });
+
   it("keeps a revision on every save and restores one as a new revision", async () => {
     await create({ title: "Colophon", content: "First words." });
     const page = await findPage("colophon");
