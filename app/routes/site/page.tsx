@@ -74,7 +74,10 @@ const pageMeta = withSite(({ loaderData, error, matches, location }: Route.MetaA
   });
 });
 
-/** A page that is not there has the head of any unknown address. */
+/**
+ * A page that is not there has the head of any unknown address. That route's meta reads only the
+ * matches (the site's name), which both routes share; its types name its own route among them.
+ */
 export const meta: Route.MetaFunction = (args) =>
   isNotFound(args.error) ? notFoundMeta(args as unknown as Parameters<typeof notFoundMeta>[0]) : pageMeta(args);
 
