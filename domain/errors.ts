@@ -119,12 +119,20 @@ export function isDomainError(error: unknown, code?: DomainErrorCode): error is 
   return error instanceof DomainError && (code === undefined || error.code === code);
 }
 
-/** Deleting an image refused while posts show it; the posts are listed for the writer. */
+/** A post or a page that shows an image. */
+export interface MediaUser {
+  id: string;
+  title: string;
+}
+
+/** Deleting an image refused while posts or pages show it; they are listed for the writer. */
 export class MediaInUseError extends DomainError {
   override name = "MediaInUseError";
-  readonly posts: { id: string; title: string }[];
-  constructor(posts: { id: string; title: string }[]) {
-    super("MEDIA_IN_USE", "This image is used by posts; remove it from them first");
+  readonly posts: MediaUser[];
+  readonly pages: MediaUser[];
+  constructor(posts: MediaUser[], pages: MediaUser[] = []) {
+    super("MEDIA_IN_USE", "This image is used by posts or pages; remove it from them first");
     this.posts = posts;
+    this.pages = pages;
   }
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import pLimit from "p-limit";
-import { DomainError, MediaInUseError } from "#domain/errors.ts";
+import { DomainError, MediaInUseError, type MediaUser } from "#domain/errors.ts";
 import {
   isImageFormat,
   MEDIA_PATH_PATTERN,
@@ -14,6 +14,13 @@ import { guardDatabase } from "../errors.ts";
 import { processImage, sha256Hex } from "../media/process.ts";
 import type { MediaFile, MediaFileKey, MediaStore } from "../media/store.ts";
 import * as media from "../repositories/media.ts";
+
+/** The posts and the pages among an image's uses, as the library and a refused deletion name them. */
+function usersOf(uses: readonly media.MediaUse[]): { posts: MediaUser[]; pages: MediaUser[] } {
+  const usersOfKind = (kind: media.MediaUse["kind"]) =>
+    uses.filter((use) => use.kind === kind).map((use) => ({ id: use.postId, title: use.title }));
+  return { posts: usersOfKind("post"), pages: usersOfKind("page") };
+}
 
 export const MEDIA_PAGE_SIZE = 24;
 /** How long an image no post uses is kept before `media prune` may remove it. */
@@ -40,7 +47,9 @@ export interface LibraryItem extends MediaImage {
   originalName: string;
   bytes: number;
   createdAt: string;
-  posts: { id: string; title: string }[];
+  /** The posts and the pages that show it. */
+  posts: MediaUser[];
+  pages: MediaUser[];
 }
 
 export function describeMedia(record: media.MediaRecord): MediaImage {
@@ -146,7 +155,7 @@ export function createMediaService({ db, store, now }: MediaServiceDeps) {
             originalName: record.originalName,
             bytes: record.bytes,
             createdAt: record.createdAt,
-            posts: uses.filter((use) => use.hash === record.hash).map((use) => ({ id: use.postId, title: use.title })),
+            ...usersOf(uses.filter((use) => use.hash === record.hash)),
           };
         });
         return { items, page, pageCount: Math.max(1, Math.ceil(total / MEDIA_PAGE_SIZE)), total };
@@ -161,7 +170,10 @@ export function createMediaService({ db, store, now }: MediaServiceDeps) {
           return;
         }
         const uses = await media.listMediaUses(db, [hash]);
-        if (uses.length > 0) throw new MediaInUseError(uses.map((use) => ({ id: use.postId, title: use.title })));
+        if (uses.length > 0) {
+          const { posts, pages } = usersOf(uses);
+          throw new MediaInUseError(posts, pages);
+        }
         throw new DomainError("MEDIA_NOT_FOUND", "Image not found");
       });
     },

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { editorPaths } from "~/components/admin/editor/edited-item";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { buttonStyles, formErrorStyles, textLinkStyles } from "~/components/ui/styles";
 import { requireAdmin } from "~/lib/auth.server";
@@ -42,10 +43,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formText(formData, "intent") !== "delete" || !HASH_PATTERN.test(hash)) {
     throw data({ message: "Unknown action" }, { status: 400 });
   }
-  // The library says why beside the image, naming the posts that still show it.
+  // The library says why beside the image, naming the posts and pages that still show it.
   const answer = (failure: DomainFailure, error: DomainError) =>
     data(
-      { hash, error: failure.message, posts: error instanceof MediaInUseError ? error.posts : [] },
+      {
+        hash,
+        error: failure.message,
+        users: error instanceof MediaInUseError ? [...error.posts, ...error.pages] : [],
+      },
       { status: failure.status, headers: failure.headers },
     );
   return answerDomainErrors(context, { messages: DELETE_MESSAGES, answer }, async () => {
@@ -111,28 +116,31 @@ export default function AdminMedia({ loaderData, actionData }: Route.ComponentPr
                 <p className="text-slate-600 dark:text-slate-400">
                   {item.width} × {item.height} · {formatBytes(item.bytes)} · {formatDate(item.createdAt)}
                 </p>
-                {item.posts.length > 0 ? (
+                {item.posts.length + item.pages.length > 0 ? (
                   <p>
                     Used in{" "}
-                    {item.posts.map((post, index) => (
-                      <span key={post.id}>
+                    {[
+                      ...item.posts.map((post) => ({ ...post, edit: editorPaths({ kind: "post", id: post.id }).edit })),
+                      ...item.pages.map((page) => ({ ...page, edit: editorPaths({ kind: "page", id: page.id }).edit })),
+                    ].map((user, index) => (
+                      <span key={user.id}>
                         {index > 0 ? ", " : null}
-                        <Link to={`/admin/posts/edit/${post.id}`} className={textLinkStyles}>
-                          {post.title}
+                        <Link to={user.edit} className={textLinkStyles}>
+                          {user.title}
                         </Link>
                       </span>
                     ))}
                   </p>
                 ) : (
-                  <p className="text-slate-600 dark:text-slate-400">Not used in any post</p>
+                  <p className="text-slate-600 dark:text-slate-400">Not used in any post or page</p>
                 )}
                 {actionData?.hash === item.hash ? (
                   <div role="alert" className={formErrorStyles}>
                     {actionData.error}
-                    {actionData.posts.length > 0 ? (
+                    {actionData.users.length > 0 ? (
                       <ul className="mt-1 list-disc pl-5">
-                        {actionData.posts.map((post) => (
-                          <li key={post.id}>{post.title}</li>
+                        {actionData.users.map((user) => (
+                          <li key={user.id}>{user.title}</li>
                         ))}
                       </ul>
                     ) : null}
