@@ -1,10 +1,11 @@
 // Pages moving in (services/import-pages.ts): written as the source had them, dates and all,
 // where a writer's save (repositories/pages.ts) dates them now. Their export is the generic
 // one of repositories/portability.ts.
-import type { Insertable } from "kysely";
+import type { Insertable, Transaction } from "kysely";
 import { mediaHashesIn } from "#domain/media.ts";
-import type { PageRevisionsTable, PagesTable } from "../db/schema.ts";
+import type { Database, PageRevisionsTable, PagesTable } from "../db/schema.ts";
 import { renderPostBody } from "../render/post-body.ts";
+import { PAGE_MEDIA_USES, replaceMediaUsesIn } from "./media.ts";
 import { type Db, toIsoString } from "./rows.ts";
 
 /** A page as an import writes it: every column but the HTML, which is rendered here as a save does. */
@@ -31,26 +32,15 @@ export async function findBuiltInPage(
 
 /**
  * Writes an imported page, and the uploaded images it shows as in use (those this blog has),
- * as a post's save records its own: such an image stays out of the prune.
+ * as a writer's save records them: such an image stays out of the prune.
  */
-export async function insertImportedPage(db: Db, row: ImportedPageRow): Promise<void> {
-  await db
+export async function insertImportedPage(trx: Transaction<Database>, row: ImportedPageRow): Promise<void> {
+  await trx
     .insertInto("pages")
     .values({ ...row, content_html: renderPostBody(row.format === "html" ? "html" : "markdown", row.content).html })
     .execute();
   const hashes = mediaHashesIn(row.content);
-  if (hashes.length === 0) return;
-  await db
-    .insertInto("page_media_uses")
-    .columns(["hash", "page_id"])
-    .expression((eb) =>
-      eb
-        .selectFrom("media")
-        .select(["hash", eb.val(row.id).as("page_id")])
-        .where("hash", "in", hashes),
-    )
-    .execute();
-  await db.updateTable("media").set({ unused_since: null }).where("hash", "in", hashes).execute();
+  if (hashes.length > 0) await replaceMediaUsesIn(PAGE_MEDIA_USES, trx, row.id, hashes, toIsoString(row.updated_at));
 }
 
 export type PageRevisionRow = Insertable<PageRevisionsTable>;

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Ajv } from "ajv";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { isDomainError } from "#domain/errors.ts";
@@ -13,6 +14,7 @@ import { ghostPost } from "../support/ghost-export.ts";
 import { TEST_COMMENT_IP_SALT, type TestBlog, useTestBlog } from "../support/test-blog.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8");
+const schema = JSON.parse(readFileSync(new URL("../../docs/export-format.schema.json", import.meta.url), "utf8"));
 const WRITER = { label: "Maya", email: "maya@example.com" };
 const input = (fields: Partial<PageInput>): PageInput => pageSchema.parse({ ...EMPTY_PAGE_FORM, ...fields });
 const OPTIONS: ImportOptions = { ...DEFAULT_IMPORT_OPTIONS, defaultCategory: "Technology" };
@@ -271,7 +273,9 @@ describe.each(testDialects())("pages in imports and exports on $dialect", ({ dia
     );
     await services.pages.createPage(input({ title: "Not yet", content: "Draft.", showLastUpdated: true }), WRITER);
     const text = await exportText(services);
-    const exported = JSON.parse(text) as { pages: Record<string, unknown>[] };
+    const exported = JSON.parse(text) as { pages: Record<string, unknown>[]; pageRevisions: unknown[] };
+    const validate = new Ajv({ allErrors: true }).compile(schema);
+    expect(validate(exported), JSON.stringify(validate.errors)).toBe(true);
     expect(exported.pages).toHaveLength(5);
     expect(exported.pages).toContainEqual(
       expect.objectContaining({ builtIn: "about", slug: "about-us", title: "About us", editedAt: expect.any(String) }),
@@ -299,7 +303,11 @@ describe.each(testDialects())("pages in imports and exports on $dialect", ({ dia
       expect((await other.pages.getPublicPage("about-us")).contentHtml).toContain("<strong>two</strong>");
       expect(await isPublic(other, "about")).toBe(false);
       expect(await isPublic(other, "not-yet")).toBe(false);
-      expect(JSON.parse(await exportText(other)).pages).toEqual(exported.pages);
+      const reexported = JSON.parse(await exportText(other)) as typeof exported;
+      expect(reexported.pages).toEqual(exported.pages);
+      // Each save kept a revision; they travel with their pages.
+      expect(exported.pageRevisions).toHaveLength(3);
+      expect(reexported.pageRevisions).toEqual(exported.pageRevisions);
 
       const again = await other.portability.importBlog(text, OPTIONS);
       expect(again.created.pages).toBe(0);
