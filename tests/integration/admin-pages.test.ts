@@ -1,12 +1,13 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { MediaInUseError } from "#domain/errors.ts";
+import { EMPTY_PAGE_FORM, pageSchema } from "#domain/page.ts";
 import type { SessionUser } from "../../server/services/auth.ts";
 import { action as autosaveAction } from "../../app/routes/admin/page-autosave.ts";
 import { action as editAction, loader as editLoader } from "../../app/routes/admin/page-edit.tsx";
 import { action as newAction, loader as newLoader } from "../../app/routes/admin/page-new.tsx";
 import { action as previewLinkAction } from "../../app/routes/admin/page-preview-link.ts";
-import { action as restoreAction } from "../../app/routes/admin/page-revision.tsx";
+import { action as restoreAction, loader as revisionLoader } from "../../app/routes/admin/page-revision.tsx";
 import { action as listAction, loader as listLoader } from "../../app/routes/admin/pages.tsx";
 import { loader as previewLoader } from "../../app/routes/site/page-preview.tsx";
 import { testDialects } from "../support/databases.ts";
@@ -16,6 +17,7 @@ import { useTestBlog } from "../support/test-blog.ts";
 type AnyArgs = never;
 type Handler = (args: AnyArgs) => unknown;
 
+const EMPTY_PAGE_INPUT = pageSchema.parse({ ...EMPTY_PAGE_FORM, title: "x", content: "x" });
 const EDITOR: SessionUser = {
   id: "editor-1",
   email: "eve@example.com",
@@ -134,6 +136,24 @@ describe.each(testDialects())("the pages screens, on $dialect", (database) => {
       [1, "save"],
     ]);
 
+    const compared = await call(
+      revisionLoader,
+      new Request(`http://blog.test/admin/pages/edit/${page.id}/revisions/${before[1]!.id}`),
+      { id: page.id, revisionId: before[1]!.id },
+    );
+    expect(compared.body).toMatchObject({
+      editorHref: `/admin/pages/edit/${page.id}`,
+      comparison: {
+        revision: { number: 1, kind: "Saved", savedBy: TEST_ADMIN.email },
+        content: [
+          { text: "First", change: "restored" },
+          { text: "Second", change: "removed" },
+          { text: " words.", change: "same" },
+        ],
+        unchanged: false,
+      },
+    });
+
     const restored = await call(
       restoreAction,
       new Request(`http://blog.test/admin/pages/edit/${page.id}/revisions/${before[1]!.id}`, { method: "POST" }),
@@ -219,6 +239,24 @@ describe.each(testDialects())("the pages screens, on $dialect", (database) => {
     await edit(page.id, { title: "Gallery", slug: "gallery", content: "No pictures now.", published: true });
     await blog.services.media.deleteMedia(image.hash);
     expect((await blog.services.media.listLibrary(1)).total).toBe(0);
+  });
+
+  it("lists pages by title, twenty to a screen, and answers a screen past the end with 404", async () => {
+    for (let index = 1; index <= 18; index += 1) {
+      await blog.services.pages.createPage(
+        { ...EMPTY_PAGE_INPUT, title: `Note ${String(index).padStart(2, "0")}`, content: "x" },
+        { label: "ada", email: TEST_ADMIN.email },
+      );
+    }
+    const first = await call(listLoader, new Request("http://blog.test/admin/pages"));
+    const titles = (first.body as { pages: { title: string }[] }).pages.map((page) => page.title);
+    expect(titles).toHaveLength(20);
+    expect(titles.slice(0, 2)).toEqual(["About", "Note 01"]);
+    const second = await call(listLoader, new Request("http://blog.test/admin/pages?page=2"));
+    expect((second.body as { pages: { title: string }[] }).pages.map((page) => page.title)).toEqual([
+      "Terms of Service",
+    ]);
+    expect(await call(listLoader, new Request("http://blog.test/admin/pages?page=3"))).toMatchObject({ status: 404 });
   });
 
   it("lets an editor, not only the owner, make pages; refuses anyone signed out", async () => {
