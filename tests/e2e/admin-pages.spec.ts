@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { signIn, uniqueSuffix } from "./admin-support";
+import { SAME_ORIGIN, signIn, uniqueSuffix } from "./admin-support";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page.request);
@@ -63,6 +63,29 @@ test("a built-in page's editor says readers see its original design, and the lis
   await expect(page.getByLabel("Show the date it was last updated")).toBeChecked();
   await expect(page.getByRole("region", { name: "Preview" }).getByRole("heading", { level: 2 }).first()).toBeVisible();
   expect(await violations()).toEqual([]);
+});
+
+test("deleting a page asks Confirm? in place; Yes removes it and its address", async ({ page }) => {
+  const slug = `gone-${uniqueSuffix()}`;
+  const created = await page.request.post("/admin/pages/new", {
+    form: { title: `Gone ${slug}`, slug, content: "Soon gone.", format: "markdown", published: "on" },
+    headers: SAME_ORIGIN,
+    maxRedirects: 0,
+  });
+  expect(created.status()).toBe(302);
+  expect((await page.request.get(`/${slug}`)).status()).toBe(200);
+
+  await page.goto("/admin/pages");
+  const row = page.getByRole("row").filter({ hasText: `Gone ${slug}` });
+  await row.getByRole("link", { name: `Delete Gone ${slug}` }).click();
+  await expect(row.getByText("Confirm?")).toBeVisible();
+  await row.getByRole("link", { name: "No" }).click();
+  await expect(row.getByText("Confirm?")).toHaveCount(0);
+  await row.getByRole("link", { name: `Delete Gone ${slug}` }).click();
+  await row.getByRole("button", { name: "Yes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Page deleted." })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: `Gone ${slug}` })).toHaveCount(0);
+  expect((await page.request.get(`/${slug}`)).status()).toBe(404);
 });
 
 test.describe("without JavaScript", () => {
