@@ -10,7 +10,10 @@ import type { ContentTag } from "../../server/services/content-changes.ts";
 import { appContext } from "../../server/request-context.ts";
 import { testDialects } from "../support/databases.ts";
 import { createRouteTestContext, postForm, routeArgs, settle, TEST_ADMIN } from "../support/route-context.ts";
-import { useTestBlog } from "../support/test-blog.ts";
+import { TEST_PASSWORD_COST } from "../support/factories.ts";
+import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
+import { createServices } from "../../server/services/index.ts";
+import { SITE_SETTINGS_CHECK_MS } from "../../server/services/site-settings.ts";
 
 type AnyArgs = never;
 const call = (handler: (args: AnyArgs) => unknown, request: Request, context: unknown) =>
@@ -212,5 +215,24 @@ describe.each(testDialects())("navigation, on $dialect", (database) => {
     };
     expect(await tagsOf(["lists"])).toEqual(["lists", "navigation"]);
     expect(await tagsOf([])).toEqual([]);
+  });
+
+  it("reaches another app server on the same database within its settings check, whose listeners (its page cache) hear of it", async () => {
+    const other = createServices({
+      db: blog.handle.db,
+      dialect: database.dialect,
+      now: blog.clock.now,
+      passwordCost: TEST_PASSWORD_COST,
+      commentIpSalt: TEST_COMMENT_IP_SALT,
+    });
+    expect((await other.siteSettings.current()).navigation).toBeNull();
+    const heard: unknown[] = [];
+    other.siteSettings.onChange((settings) => heard.push(settings.navigation));
+
+    expect(await post(addAction, addForm({ label: "Blog", kind: "blog" }))).toMatchObject({ status: 302 });
+    blog.clock.advance(SITE_SETTINGS_CHECK_MS);
+    const seen = await other.siteSettings.current();
+    expect(seen.navigation?.header.map((item) => item.label)).toEqual(["Home", "Categories", "About", "Blog"]);
+    expect(heard).toHaveLength(1);
   });
 });
