@@ -66,13 +66,18 @@ test("choosing no file is caught in the browser, on the file field", async ({ pa
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the upload posts the form and answers with a report page", async ({ page }) => {
+  test("the upload posts the form and answers with a report page; pages arrive as pages", async ({ page }) => {
     await page.goto("/admin/tools");
+    await expect(page.getByLabel("Pages (WordPress and Ghost)")).toHaveValue("pages");
     await page.getByLabel("Export file").setInputFiles(fixture("wordpress-export.xml"));
     await page.getByRole("button", { name: "Import" }).click();
     await expect(page).toHaveURL(/\/admin\/tools\/import$/);
     await expect(page.getByRole("heading", { name: "Import report" })).toBeVisible();
-    await expect(page.getByRole("status")).toHaveText(/^Imported from a WordPress export: \d+ posts/);
+    await expect(page.getByRole("status")).toHaveText(
+      /^Imported from a WordPress export: \d+ posts, \d+ comments, \d+ pages/,
+    );
+    await page.goto("/about-the-workshop");
+    await expect(page.getByRole("heading", { level: 1, name: "About the workshop" })).toBeVisible();
   });
 
   test("a category map that is not JSON comes back with its message on the field", async ({ page }) => {
