@@ -132,10 +132,10 @@ describe.each(testDialects())("pages at /{slug} on $dialect", (database) => {
 
   it("describes a page without a description by its body's opening words, as plain text", async () => {
     const words = Array.from({ length: 60 }, (_, index) => `word${index}`).join(" ");
-    await publish({ title: "Uses", content: `What I *use* & why: ${words}` });
+    await publish({ title: "Uses", content: `What I *use* (and **why**): ${words}` });
     const head = headOf("uses", (await visit("uses")).data);
     const description = String(contentOf(head, "description"));
-    expect(description.startsWith("What I use & why: word0 word1")).toBe(true);
+    expect(description.startsWith("What I use (and why): word0 word1")).toBe(true);
     expect(description.endsWith("…")).toBe(true);
     expect(description.length).toBeLessThanOrEqual(201);
     expect(contentOf(head, "og:description")).toBe(description);
