@@ -5,7 +5,8 @@ import { createRoutesStub } from "react-router";
 import { OriginalAbout } from "../../app/components/site/built-in-pages/about.tsx";
 import { OriginalPrivacy } from "../../app/components/site/built-in-pages/privacy.tsx";
 import { OriginalTerms } from "../../app/components/site/built-in-pages/terms.tsx";
-import { E2E_SITE_URL } from "../../playwright.config.ts";
+import { E2E_ADMIN_URL, E2E_SITE_URL } from "../../playwright.config.ts";
+import { SAME_ORIGIN, signIn, uniqueSuffix } from "./admin-support.ts";
 import { expect, test, useStoredTheme } from "./site-fixtures.ts";
 
 /** About, Privacy and Terms as they shipped, with the head each had before pages existed. */
@@ -93,3 +94,63 @@ for (const theme of ["light", "dark"] as const) {
     }
   });
 }
+
+// Made on the admin server, whose content tests may change, so the site server's readers' tests never see it.
+test("a page made with the admin form is served at its address, in the sitemap, and in no list or feed", async ({
+  playwright,
+  browser,
+}) => {
+  const writer = await playwright.request.newContext({ baseURL: E2E_ADMIN_URL });
+  await signIn(writer);
+  const suffix = uniqueSuffix();
+  const title = `Quillwort Almanac ${suffix}`;
+  const create = async (slug: string, published: boolean) => {
+    const form = {
+      title,
+      slug,
+      content: `Quillwort ${suffix} grows by the *pond*, under water for most of the year.`,
+      format: "markdown",
+      description: "",
+      ...(published ? { published: "on" } : {}),
+    };
+    const response = await writer.post("/admin/pages/new", { form, headers: SAME_ORIGIN, maxRedirects: 0 });
+    expect(response.status(), `${slug} saved`).toBe(302);
+    expect(new URL(response.headers().location ?? "", E2E_ADMIN_URL).pathname).toBe("/admin/pages");
+  };
+  await create(`quillwort-${suffix}`, true);
+  await create(`quillwort-draft-${suffix}`, false);
+  await writer.dispose();
+
+  const reader = await browser.newContext({ baseURL: E2E_ADMIN_URL });
+  const page = await reader.newPage();
+  const shown = await page.goto(`/quillwort-${suffix}`);
+  expect(shown?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+  await expect(page.locator("main .post-content em")).toHaveText("pond");
+  await expect(page).toHaveTitle(`${title} | Inkwell`);
+  const description = `Quillwort ${suffix} grows by the pond, under water for most of the year.`;
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", description);
+  const address = `${E2E_ADMIN_URL}/quillwort-${suffix}`;
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", address);
+  await expect(page.locator('meta[property="og:url"]')).toHaveAttribute("content", address);
+  await expect(page.locator('script[type="module"], script[src], link[rel="modulepreload"]')).toHaveCount(0);
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((violation) => violation.id)).toEqual([]);
+
+  const draft = await page.goto(`/quillwort-draft-${suffix}`);
+  expect(draft?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page Not Found");
+
+  const sitemap = await (await reader.request.get("/sitemaps/pages.xml")).text();
+  expect(sitemap).toContain(`<loc>${address}</loc><lastmod>`);
+  expect(sitemap).not.toContain(`quillwort-draft-${suffix}`);
+  for (const path of ["/", "/blog", `/search?q=${suffix}`, "/categories", "/rss.xml", "/atom.xml", "/feed.json"]) {
+    const response = await reader.request.get(path);
+    expect(response.status(), path).toBe(200);
+    // A search for the page's words names only the query, never the page.
+    const body = await response.text();
+    expect(body, path).not.toContain(`quillwort-${suffix}`);
+    expect(body, path).not.toContain(title);
+  }
+  await reader.close();
+});
