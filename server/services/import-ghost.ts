@@ -61,7 +61,7 @@ export function readGhostExport(document: Json, options: ImportOptions): Foreign
     authorsOfPost.set(text(link.post_id), list);
   }
 
-  // Ghost keeps a page's (and post's) search-engine description apart, in posts_meta.
+  // Ghost keeps a post's or page's search-engine description apart, in posts_meta.
   const metaDescriptions = new Map(
     rows(data.posts_meta).map((meta) => [text(meta.post_id), text(meta.meta_description).trim()]),
   );
@@ -122,7 +122,7 @@ export function readGhostExport(document: Json, options: ImportOptions): Foreign
       title,
       slug: text(post.slug),
       html,
-      excerpt: text(post.custom_excerpt),
+      excerpt: text(post.custom_excerpt) || (metaDescriptions.get(id) ?? ""),
       author: authors[0] ?? userNames.get(text(post.author_id)) ?? "",
       coverImage: text(post.feature_image),
       terms,

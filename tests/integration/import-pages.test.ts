@@ -193,8 +193,12 @@ describe.each(testDialects())("pages in imports and exports on $dialect", ({ dia
         [
           ghostPage("p1", "Our blog", { slug: "blog", custom_excerpt: "Custom excerpt." }),
           ghostPage("p2", "Contact", { custom_excerpt: "Custom excerpt of contact." }),
+          ghostPost("p3", "Essay"),
         ],
-        [{ id: "m1", post_id: "p2", meta_description: "How to reach us." }],
+        [
+          { id: "m1", post_id: "p2", meta_description: "How to reach us." },
+          { id: "m2", post_id: "p3", meta_description: "An essay, summed up." },
+        ],
       ),
       OPTIONS,
     );
@@ -206,6 +210,9 @@ describe.each(testDialects())("pages in imports and exports on $dialect", ({ dia
       description: "Custom excerpt.",
     });
     expect((await services.pages.getPublicPage("contact")).description).toBe("How to reach us.");
+    // A post without a custom excerpt takes its meta description as its excerpt.
+    const [essay] = (await services.posts.listPublishedPosts()).items;
+    expect(essay).toMatchObject({ title: "Essay", excerpt: "An essay, summed up." });
 
     await services.portability.importBlog(
       wordpressExport([
