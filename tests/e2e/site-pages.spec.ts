@@ -6,7 +6,7 @@ import { OriginalAbout } from "../../app/components/site/built-in-pages/about.ts
 import { OriginalPrivacy } from "../../app/components/site/built-in-pages/privacy.tsx";
 import { OriginalTerms } from "../../app/components/site/built-in-pages/terms.tsx";
 import { E2E_ADMIN_URL, E2E_SITE_URL } from "../../playwright.config.ts";
-import { SAME_ORIGIN, signIn, uniqueSuffix } from "./admin-support.ts";
+import { SAME_ORIGIN, signIn, uniqueSuffix, withDatabase } from "./admin-support.ts";
 import { expect, test, useStoredTheme } from "./site-fixtures.ts";
 
 /** About, Privacy and Terms as they shipped, with the head each had before pages existed. */
@@ -96,7 +96,7 @@ for (const theme of ["light", "dark"] as const) {
 }
 
 // Made on the admin server, whose content tests may change, so the site server's readers' tests never see it.
-test("a page made with the admin form is served at its address, in the sitemap, and in no list or feed", async ({
+test("a page made with the admin form is served at its address, in the sitemap, in no list or feed, and a save shows at once", async ({
   playwright,
   browser,
 }) => {
@@ -119,7 +119,6 @@ test("a page made with the admin form is served at its address, in the sitemap, 
   };
   await create(`quillwort-${suffix}`, true);
   await create(`quillwort-draft-${suffix}`, false);
-  await writer.dispose();
 
   const reader = await browser.newContext({ baseURL: E2E_ADMIN_URL });
   const page = await reader.newPage();
@@ -152,5 +151,26 @@ test("a page made with the admin form is served at its address, in the sitemap, 
     expect(body, path).not.toContain(`quillwort-${suffix}`);
     expect(body, path).not.toContain(title);
   }
+
+  // Readers were served the stored copy; the writer's next save replaces it at once.
+  const id = withDatabase(
+    (db) => (db.prepare("select id from pages where slug = ?").get(`quillwort-${suffix}`) as { id: string }).id,
+  );
+  const form = {
+    title,
+    slug: `quillwort-${suffix}`,
+    content: "Quillwort, *revised*.",
+    format: "markdown",
+    description: "A revised almanac.",
+    published: "on",
+    showLastUpdated: "on",
+  };
+  const saved = await writer.post(`/admin/pages/edit/${id}`, { form, headers: SAME_ORIGIN, maxRedirects: 0 });
+  expect(saved.status()).toBe(302);
+  await page.goto(`/quillwort-${suffix}`);
+  await expect(page.locator("main .post-content")).toHaveText("Quillwort, revised.");
+  await expect(page.getByText(/^Last updated:/)).toBeVisible();
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", "A revised almanac.");
+  await writer.dispose();
   await reader.close();
 });
