@@ -73,6 +73,7 @@ test.describe("without JavaScript", () => {
     await add.getByLabel("URL", { exact: true }).fill("https://reading.example/list");
     await add.getByRole("button", { name: "Add link" }).click();
     await expect(page).toHaveURL(/\/admin\/navigation$/);
+    await expect(page.getByText("Navigation saved. The site shows it now.")).toBeVisible();
     await expect(headerRows(page)).toHaveCount(4);
     expect(await cachedHeaderLinks(baseURL!)).toEqual([...DEFAULT_HEADER, label]);
 

@@ -86,7 +86,7 @@ export function NavigationMenuRows({
         >
           <div className="min-w-0 flex-1">
             <p className="font-medium">{row.label}</p>
-            <p className="text-sm break-all text-slate-600 dark:text-slate-400">{row.target}</p>
+            <p className="text-sm break-words text-slate-600 dark:text-slate-400">{row.target}</p>
           </div>
           <Form method="post" action={CHANGE_ACTION} className="flex gap-1">
             <input type="hidden" name="intent" value="move" />

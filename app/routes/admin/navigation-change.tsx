@@ -1,5 +1,5 @@
-import { redirect } from "react-router";
 import { actorOf, requireOwner } from "~/lib/auth.server";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { formFailure, parseSubmission, perform } from "~/lib/forms.server";
 import { NAVIGATION_SAVE_FAILED_MESSAGE, navigationChangeForm } from "#domain/navigation.ts";
 import { appContext } from "#server/request-context.ts";
@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
   if (!done.ok) return done.response;
   if (!done.value.ok) return formFailure({}, { formError: done.value.message }, 409);
-  return redirect("/admin/navigation");
+  return redirectWithFlash(request, "/admin/navigation", "navigation-saved");
 }
 
 /** A page route, not a resource route: a refusal without JavaScript gets the Navigation page back with its message. */

@@ -1,11 +1,12 @@
 import { data, Form, Outlet, unstable_useRoute as useRoute, useNavigation } from "react-router";
 import { NavigationAddForm } from "~/components/admin/navigation-add-form";
 import { NavigationMenuRows } from "~/components/admin/navigation-menu";
-import { Panel } from "~/components/admin/panel";
+import { Notice, Panel } from "~/components/admin/panel";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { FormError } from "~/components/ui/field";
 import { buttonStyles } from "~/components/ui/styles";
 import { requireOwner } from "~/lib/auth.server";
+import { takeFlash } from "~/lib/flash.server";
 import { withRouteErrors } from "~/lib/route-errors.server";
 import { describeNavigationTarget, type NavigationMenu, navigationOrDefault } from "#domain/navigation.ts";
 import { appContext } from "#server/request-context.ts";
@@ -37,11 +38,16 @@ export const loader = withRouteErrors(
         label,
         target: describeNavigationTarget(target, byId, site),
       }));
-    return data({
-      menus: { header: rows("header"), footer: rows("footer") },
-      edited: site.navigation !== null,
-      pages,
-    });
+    const flash = await takeFlash(request);
+    return data(
+      {
+        menus: { header: rows("header"), footer: rows("footer") },
+        edited: site.navigation !== null,
+        pages,
+        notice: flash.message,
+      },
+      { headers: flash.headers },
+    );
   },
 );
 
@@ -50,7 +56,7 @@ export const loader = withRouteErrors(
  * navigation-change.tsx; a refusal renders this page at the child's address, with its message.
  */
 export default function Navigation({ loaderData }: Route.ComponentProps) {
-  const { menus, edited, pages } = loaderData;
+  const { menus, edited, pages, notice } = loaderData;
   const busy = useNavigation().state !== "idle";
   const added = useRoute("routes/admin/navigation-add")?.actionData;
   const changed = useRoute("routes/admin/navigation-change")?.actionData;
@@ -62,7 +68,9 @@ export default function Navigation({ loaderData }: Route.ComponentProps) {
         The links in the header and the footer of the site. Readers see a change at once. A link to a page follows the
         page&rsquo;s address, and is left out while the page is a draft.
       </p>
-      <div className="mt-6">
+      <div className="mt-6 space-y-4">
+        {/* A refusal that follows a notice is not a reload, so the notice is hidden by hand. */}
+        <Notice message={added || changed ? undefined : notice} />
         <FormError message={changed?.formError} />
       </div>
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
@@ -81,7 +89,11 @@ export default function Navigation({ loaderData }: Route.ComponentProps) {
       </div>
       <Form method="post" action="/admin/navigation/change" className="mt-8">
         <input type="hidden" name="intent" value="reset" />
-        <button type="submit" disabled={busy || !edited} className={buttonStyles.secondary}>
+        <button
+          type="submit"
+          disabled={busy || !edited}
+          className={`${buttonStyles.secondary} disabled:cursor-not-allowed disabled:opacity-60`}
+        >
           Reset to defaults
         </button>
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
