@@ -9,13 +9,15 @@ test.beforeEach(async ({ page }) => {
 test("a page written with the editor's toolbar and preview is public at its address once published", async ({
   page,
 }) => {
-  const slug = `now-${uniqueSuffix()}`;
+  const suffix = uniqueSuffix();
+  const slug = `now-${suffix}`;
+  const title = `What I do now ${suffix}`;
   await page.goto("/admin/pages");
   await expect(page.getByRole("heading", { level: 1, name: "Pages" })).toBeVisible();
   await page.getByRole("link", { name: "New page" }).click();
   await expect(page).toHaveURL(/\/admin\/pages\/new$/);
 
-  await page.getByLabel("Title").fill("What I do now");
+  await page.getByLabel("Title").fill(title);
   await page.getByLabel("Slug").fill(slug);
   const content = page.getByLabel("Content");
   await content.click();
@@ -28,12 +30,12 @@ test("a page written with the editor's toolbar and preview is public at its addr
 
   await expect(page).toHaveURL(/\/admin\/pages$/);
   await expect(page.getByRole("status").filter({ hasText: "Page created." })).toBeVisible();
-  const row = page.getByRole("row").filter({ hasText: "What I do now" });
+  const row = page.getByRole("row").filter({ hasText: title });
   await expect(row.getByText("Published")).toBeVisible();
   await expect(row.getByRole("link", { name: new RegExp(`/${slug}`) })).toBeVisible();
 
   await page.goto(`/${slug}`);
-  await expect(page.getByRole("heading", { level: 1, name: "What I do now" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await expect(page.locator("strong", { hasText: "gardening" })).toBeVisible();
 });
 
