@@ -136,14 +136,13 @@ export async function importForeign(
   });
   announceImported(changes, changedPosts);
   announceImportedPages(changes, changedPages);
-  if (ghostSiteLinksInPages > 0) {
+  for (const [count, where] of [
+    [ghostSiteLinksInPages, "page"],
+    [ghostSiteLinks, "post"],
+  ] as const) {
+    if (count === 0) continue;
     report.warnings.push(
-      `${ghostSiteLinksInPages} images or links in page bodies point at the Ghost site's own files (${GHOST_SITE_URL}/…); they will not work here until those files are copied and the addresses changed`,
-    );
-  }
-  if (ghostSiteLinks > 0) {
-    report.warnings.push(
-      `${ghostSiteLinks} images or links in post bodies point at the Ghost site's own files (${GHOST_SITE_URL}/…); they will not work here until those files are copied and the addresses changed`,
+      `${count} images or links in ${where} bodies point at the Ghost site's own files (${GHOST_SITE_URL}/…); they will not work here until those files are copied and the addresses changed`,
     );
   }
   if (externalImages > 0) {
@@ -152,14 +151,15 @@ export async function importForeign(
   return report;
 }
 
+/** Images a body shows from another site: they stay links there, and the report counts them. */
 function externalImagesIn(html: string): number {
   return [...html.matchAll(/<img\b[^>]*\bsrc="https?:\/\//gi)].length;
 }
 
 /**
- * A source page as a page here, written in HTML with its dates (its update is when it was last
- * edited), with the body it was given; undefined when an earlier import brought it in already. Comments have no place on a
- * page: the report counts them.
+ * A source page as a page here, in HTML, with its dates (its update is when it was last
+ * edited); returns its id and body, or undefined when an earlier import brought it in already.
+ * Comments have no place on a page: the report counts them.
  */
 async function importForeignPage(
   trx: Trx,

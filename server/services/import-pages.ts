@@ -90,14 +90,14 @@ export async function importOwnPages(
       });
       continue;
     }
+    if (own?.id !== id && (await pageIdExists(trx, id))) {
+      report.skipped.push({ item: label, reason: "a page with its id already exists" });
+      continue;
+    }
     if (own) {
       if (own.edited) report.warnings.push(`${label} takes the place of this blog's edited “${own.title}”`);
       await deletePage(trx, own.id, now);
       changed.add(own.id);
-    }
-    if (await pageIdExists(trx, id)) {
-      report.skipped.push({ item: label, reason: "a page with its id already exists" });
-      continue;
     }
     const content = String(row.content);
     const missingImages = await countMissingImages(trx, content);

@@ -353,6 +353,26 @@ describe.each(testDialects())("pages in imports and exports on $dialect", ({ dia
     });
   });
 
+  it("puts another blog's built-in page in place of this one's, with the export's id: one About, never two", async () => {
+    const { services } = blog;
+    const about = (await allPages(services)).find((page) => page.builtIn === "about")!;
+    await services.pages.updatePage(about.id, input({ title: "About us", content: "Us.", published: true }), WRITER);
+    const document = JSON.parse(await exportText(services)) as { pages: Record<string, unknown>[] };
+    // Another install's About has an id of its own.
+    for (const page of document.pages) if (page.builtIn === "about") page.id = "about-from-elsewhere";
+    await withEmptyBlog(blog, async (other) => {
+      const mine = (await allPages(other)).find((page) => page.builtIn === "about")!;
+      await other.pages.updatePage(mine.id, input({ title: "Mine", slug: "about", content: "Mine." }), WRITER);
+      const report = await other.portability.importBlog(JSON.stringify(document), OPTIONS);
+      expect(report.warnings).toContain("page “About us” takes the place of this blog's edited “Mine”");
+      const abouts = (await allPages(other)).filter((page) => page.builtIn === "about");
+      expect(abouts.map((page) => [page.id, page.title, page.slug])).toEqual([
+        ["about-from-elsewhere", "About us", "about-us"],
+      ]);
+      expect(await isPublic(other, "about-us")).toBe(true);
+    });
+  });
+
   it("records the uploaded images a page of the .zip export shows as in use", async () => {
     const { services } = blog;
     const bytes = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#2a6f97" } })
