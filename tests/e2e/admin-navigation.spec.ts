@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
-import { SAME_ORIGIN, signIn, uniqueSuffix } from "./admin-support";
+import { SAME_ORIGIN, signIn, uniqueSuffix, withDatabase } from "./admin-support";
 
 // The tests change the blog's one pair of menus, so they take turns and put the defaults back.
 test.describe.configure({ mode: "serial" });
@@ -8,16 +8,20 @@ test.describe.configure({ mode: "serial" });
 const DEFAULT_HEADER = ["Home", "Categories", "About"];
 
 /**
- * The header links a reader gets for `/`, read twice so the second answer is the page
- * cache's (a cacheable page says "public"); what changed in the menus must show at once.
+ * The header links a reader gets for `/`, as [label, href], read twice so the second answer is
+ * the page cache's (a cacheable page says "public"); what changed in the menus must show at once.
  */
-async function cachedHeaderLinks(baseURL: string): Promise<string[]> {
+async function cachedHeader(baseURL: string): Promise<[string, string][]> {
   await fetch(`${baseURL}/`);
   const response = await fetch(`${baseURL}/`);
   expect(response.headers.get("cache-control"), "the home page is cacheable").toContain("public");
   const html = await response.text();
   const nav = /<nav aria-label="Main"[^>]*>([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? "";
-  return [...nav.matchAll(/<a [^>]*>([^<]+)<\/a>/g)].map((match) => match[1]!);
+  return [...nav.matchAll(/<a [^>]*href="([^"]*)"[^>]*>([^<]+)<\/a>/g)].map((match) => [match[2]!, match[1]!]);
+}
+
+async function cachedHeaderLinks(baseURL: string): Promise<string[]> {
+  return (await cachedHeader(baseURL)).map(([label]) => label);
 }
 
 async function openNavigation(page: Page) {
@@ -90,6 +94,41 @@ test.describe("without JavaScript", () => {
 
     await page.getByRole("button", { name: "Reset to defaults" }).click();
     await expect(headerRows(page)).toHaveCount(3);
+    expect(await cachedHeaderLinks(baseURL!)).toEqual(DEFAULT_HEADER);
+  });
+
+  test("a link to a page follows its new slug, and leaves while it is unpublished, on a reader's cached page at once", async ({
+    page,
+    baseURL,
+  }) => {
+    await openNavigation(page);
+    const slug = `team-${uniqueSuffix()}`;
+    const title = `The team ${slug}`;
+    const savePage = async (address: string, pageSlug: string, published: boolean) => {
+      const form = { title, slug: pageSlug, content: "Who we are.", format: "markdown" };
+      const response = await page.request.post(address, {
+        form: published ? { ...form, published: "on" } : form,
+        headers: SAME_ORIGIN,
+        maxRedirects: 0,
+      });
+      expect(response.status(), `${address} saves`).toBe(302);
+    };
+    await savePage("/admin/pages/new", slug, true);
+    const { id } = withDatabase((db) => db.prepare("select id from pages where slug = ?").get(slug) as { id: string });
+
+    await page.reload();
+    const add = headerPanel(page).getByRole("form", { name: "Add link" });
+    await add.getByLabel("Label", { exact: true }).fill("Team");
+    await add.getByLabel("Links to").selectOption({ label: "A page" });
+    await add.getByLabel("Page", { exact: true }).selectOption({ label: title });
+    await add.getByRole("button", { name: "Add link" }).click();
+    await expect(headerRows(page).filter({ hasText: "Team" })).toContainText(`Page: ${title} (/${slug})`);
+    expect((await cachedHeader(baseURL!)).at(-1)).toEqual(["Team", `/${slug}`]);
+
+    await savePage(`/admin/pages/edit/${id}`, `${slug}-renamed`, true);
+    expect((await cachedHeader(baseURL!)).at(-1)).toEqual(["Team", `/${slug}-renamed`]);
+
+    await savePage(`/admin/pages/edit/${id}`, `${slug}-renamed`, false);
     expect(await cachedHeaderLinks(baseURL!)).toEqual(DEFAULT_HEADER);
   });
 });
