@@ -122,6 +122,13 @@ describe("changing a menu", () => {
     expect(moved("home", -1)).toEqual(["home", "categories", "about"]);
   });
 
+  it("renames a link in its place", () => {
+    const outcome = applied(defaultNavigation(), { action: "rename", menu: "header", id: "home", label: "Start" });
+    expect(outcome.navigation!.header.map((item) => item.label)).toEqual(["Start", "Categories", "About"]);
+    expect(outcome.navigation!.header[0]!.target).toEqual({ kind: "home" });
+    expect(outcome.summary).toBe('header: renamed "Home" to "Start"');
+  });
+
   it("removes a link, refuses one already gone, and resets to the defaults", () => {
     const removed = applied(defaultNavigation(), { action: "remove", menu: "footer", id: "terms" });
     expect(ids(removed.navigation, "footer")).not.toContain("terms");
@@ -178,7 +185,7 @@ describe("the forms", () => {
 
   it("reads the row buttons' posts", () => {
     const form = (values: Record<string, string>) =>
-      validateForm(navigationChangeForm, { intent: "", menu: "", item: "", to: "", ...values });
+      validateForm(navigationChangeForm, { intent: "", menu: "", item: "", to: "", label: "", ...values });
     expect(form({ intent: "move", menu: "footer", item: "terms", to: "2" })).toEqual({
       success: true,
       data: { action: "move", menu: "footer", id: "terms", to: 2 },
@@ -186,6 +193,14 @@ describe("the forms", () => {
     expect(form({ intent: "remove", menu: "header", item: "home" })).toEqual({
       success: true,
       data: { action: "remove", menu: "header", id: "home" },
+    });
+    expect(form({ intent: "rename", menu: "header", item: "home", label: " Start " })).toEqual({
+      success: true,
+      data: { action: "rename", menu: "header", id: "home", label: "Start" },
+    });
+    expect(form({ intent: "rename", menu: "header", item: "home", label: "" })).toEqual({
+      success: false,
+      errors: { label: "Please enter the link's label" },
     });
     expect(form({ intent: "reset" })).toEqual({ success: true, data: { action: "reset" } });
     expect(form({ intent: "move", menu: "sidebar", item: "home", to: "1" }).success).toBe(false);

@@ -217,6 +217,7 @@ export type NavigationChange =
   | { action: "add"; menu: NavigationMenu; link: Omit<NavigationItem, "id"> }
   | { action: "move"; menu: NavigationMenu; id: string; to: number }
   | { action: "remove"; menu: NavigationMenu; id: string }
+  | { action: "rename"; menu: NavigationMenu; id: string; label: string }
   | { action: "reset" };
 
 /**
@@ -241,26 +242,31 @@ export function applyNavigationChange(
 ): NavigationChangeResult {
   if (change.action === "reset") return { ok: true, navigation: null, summary: "menus reset to the defaults" };
   const items = navigation[change.menu];
-  const withMenu = (next: NavigationItem[], done: string, label: string): NavigationChangeResult => ({
+  const withMenu = (next: NavigationItem[], done: string): NavigationChangeResult => ({
     ok: true,
     navigation: { ...navigation, [change.menu]: next },
-    summary: `${change.menu}: ${done} "${label}"`,
+    summary: `${change.menu}: ${done}`,
   });
   if (change.action === "add") {
     if (items.length >= NAVIGATION_LIMITS.items) return { ok: false, message: TOO_MANY_MESSAGE };
     const id = freshNavigationItemId(items, newItemId);
-    return withMenu([...items, { id, ...change.link }], "added", change.link.label);
+    return withMenu([...items, { id, ...change.link }], `added "${change.link.label}"`);
   }
   const item = items.find((candidate) => candidate.id === change.id);
   if (item === undefined) return { ok: false, message: LINK_GONE_MESSAGE };
+  if (change.action === "rename") {
+    return withMenu(
+      items.map((other) => (other.id === change.id ? { ...other, label: change.label } : other)),
+      `renamed "${item.label}" to "${change.label}"`,
+    );
+  }
   if (change.action === "remove") {
     return withMenu(
       items.filter((other) => other.id !== change.id),
-      "removed",
-      item.label,
+      `removed "${item.label}"`,
     );
   }
-  return withMenu(moveNavigationItem(items, change.id, change.to), "moved", item.label);
+  return withMenu(moveNavigationItem(items, change.id, change.to), `moved "${item.label}"`);
 }
 
 /**
@@ -344,23 +350,26 @@ const changeSchema = z.discriminatedUnion(
       to: z.coerce.number().int().min(-1).max(NAVIGATION_LIMITS.items),
     }),
     z.object({ intent: z.literal("remove"), menu: menuFieldSchema, item: z.string().min(1) }),
+    z.object({ intent: z.literal("rename"), menu: menuFieldSchema, item: z.string().min(1), label: labelSchema }),
     z.object({ intent: z.literal("reset") }),
   ],
   { error: "Unknown change" },
 );
 
-/** Move, Remove and Reset: the row buttons (and a drag) post these. */
+/** Move, Rename, Remove and Reset: the row buttons (and a drag) post these. */
 export const navigationChangeForm = defineForm({
-  fields: ["intent", "menu", "item", "to"],
+  fields: ["intent", "menu", "item", "to", "label"],
   read: (formData: FormData) => ({
     intent: formText(formData, "intent"),
     menu: formText(formData, "menu"),
     item: formText(formData, "item"),
     to: formText(formData, "to"),
+    label: formText(formData, "label"),
   }),
   schema: changeSchema.transform((input): NavigationChange => {
     if (input.intent === "reset") return { action: "reset" };
     if (input.intent === "remove") return { action: "remove", menu: input.menu, id: input.item };
+    if (input.intent === "rename") return { action: "rename", menu: input.menu, id: input.item, label: input.label };
     return { action: "move", menu: input.menu, id: input.item, to: input.to };
   }),
 });

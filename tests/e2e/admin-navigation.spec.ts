@@ -58,7 +58,7 @@ test.afterEach(async ({ browser, baseURL }) => {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a link added, moved and removed with the buttons shows in a reader's cached page at once", async ({
+  test("a link added, moved, renamed and removed with the buttons shows in a reader's cached page at once", async ({
     page,
     baseURL,
   }) => {
@@ -88,9 +88,17 @@ test.describe("without JavaScript", () => {
     await expect(headerRows(page).nth(2)).toContainText(label);
     expect(await cachedHeaderLinks(baseURL!)).toEqual(["Home", "Categories", label, "About"]);
 
+    const renamed = `${label} list`;
+    const row = headerRows(page).filter({ hasText: label });
+    await row.getByText(`Rename ${label}`).click();
+    await row.getByLabel(`New label for ${label}`).fill(renamed);
+    await row.getByRole("button", { name: "Save label" }).click();
+    await expect(headerRows(page).nth(2)).toContainText(renamed);
+    expect(await cachedHeaderLinks(baseURL!)).toEqual(["Home", "Categories", renamed, "About"]);
+
     await headerRows(page).filter({ hasText: "Home" }).getByRole("button", { name: "Remove Home" }).click();
     await expect(headerRows(page)).toHaveCount(3);
-    expect(await cachedHeaderLinks(baseURL!)).toEqual(["Categories", label, "About"]);
+    expect(await cachedHeaderLinks(baseURL!)).toEqual(["Categories", renamed, "About"]);
 
     await page.getByRole("button", { name: "Reset to defaults" }).click();
     await expect(headerRows(page)).toHaveCount(3);

@@ -140,14 +140,22 @@ describe.each(testDialects())("navigation, on $dialect", (database) => {
     expect((await readersMenus()).header).toHaveLength(12);
   });
 
-  it("moves, removes and resets, each in the activity log, and keeps the menus through a settings save", async () => {
+  it("moves, renames, removes and resets, each in the activity log, and keeps the menus through a settings save", async () => {
     expect(
       await post(changeAction, postForm(CHANGE, { intent: "move", menu: "header", item: "about", to: "0" })),
     ).toMatchObject({ status: 302 });
     expect(
       await post(changeAction, postForm(CHANGE, { intent: "remove", menu: "footer", item: "terms" })),
     ).toMatchObject({ status: 302 });
-    expect((await readersMenus()).header.map(([label]) => label)).toEqual(["About", "Home", "Categories"]);
+    expect(
+      await post(changeAction, postForm(CHANGE, { intent: "rename", menu: "header", item: "home", label: "Start" })),
+    ).toMatchObject({ status: 302 });
+    const blank = await post(
+      changeAction,
+      postForm(CHANGE, { intent: "rename", menu: "header", item: "home", label: " " }),
+    );
+    expect(blank).toMatchObject({ status: 400, body: { formError: "Please enter the link's label" } });
+    expect((await readersMenus()).header.map(([label]) => label)).toEqual(["About", "Start", "Categories"]);
     expect((await readersMenus()).footer.map(([label]) => label)).not.toContain("Terms");
 
     const gone = await post(changeAction, postForm(CHANGE, { intent: "remove", menu: "footer", item: "terms" }));
@@ -174,7 +182,7 @@ describe.each(testDialects())("navigation, on $dialect", (database) => {
     const afterSettings = await readersMenus();
     expect(afterSettings.header).toEqual([
       ["About", "https://notes.example/about"],
-      ["Home", "/"],
+      ["Start", "/"],
       ["Categories", "/categories"],
     ]);
 
@@ -185,7 +193,12 @@ describe.each(testDialects())("navigation, on $dialect", (database) => {
     // One clock time for all three, so the log's order among them is not asserted.
     const { entries } = await blog.services.audit.listPage();
     const details = entries.filter((entry) => entry.action === "navigation-changed").map((entry) => entry.detail);
-    expect(details.sort()).toEqual(['footer: removed "Terms"', 'header: moved "About"', "menus reset to the defaults"]);
+    expect(details.sort()).toEqual([
+      'footer: removed "Terms"',
+      'header: moved "About"',
+      'header: renamed "Home" to "Start"',
+      "menus reset to the defaults",
+    ]);
   });
 
   it("refuses an editor the screen and its forms, changing nothing", async () => {

@@ -2,7 +2,8 @@ import { type DragEvent, useState } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
 import { EmptyList } from "~/components/admin/admin-list";
 import { useHydrated } from "~/lib/use-hydrated";
-import { type NavigationMenu, moveNavigationItem } from "#domain/navigation.ts";
+import { inputStyles } from "~/components/ui/styles";
+import { moveNavigationItem, NAVIGATION_LIMITS, type NavigationMenu } from "#domain/navigation.ts";
 
 const CHANGE_ACTION = "/admin/navigation/change";
 
@@ -17,7 +18,7 @@ export interface NavigationRow {
 }
 
 /**
- * One menu's links, in order. Move up, Move down and Remove are small forms that work without
+ * One menu's links, in order. Rename, Move up, Move down and Remove are small forms that work without
  * JavaScript; with it, a row can also be dragged onto another's place, which posts the same
  * move (the buttons stay, for keyboards). While a move is on its way the rows show its result.
  */
@@ -87,6 +88,7 @@ export function NavigationMenuRows({
           <div className="min-w-0 flex-1">
             <p className="font-medium">{row.label}</p>
             <p className="text-sm break-words text-slate-600 dark:text-slate-400">{row.target}</p>
+            <RenameForm menu={menu} row={row} busy={busy} />
           </div>
           <Form method="post" action={CHANGE_ACTION} className="flex gap-1">
             <input type="hidden" name="intent" value="move" />
@@ -122,5 +124,36 @@ export function NavigationMenuRows({
         </li>
       ))}
     </ol>
+  );
+}
+
+/** A new label for one link; a <details>, so it opens without JavaScript too. */
+function RenameForm({ menu, row, busy }: { menu: NavigationMenu; row: NavigationRow; busy: boolean }) {
+  const inputId = `navigation-${menu}-${row.id}-label`;
+  return (
+    <details className="mt-1">
+      <summary className="cursor-pointer text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+        Rename<span className="sr-only"> {row.label}</span>
+      </summary>
+      <Form method="post" action={CHANGE_ACTION} className="mt-2 flex flex-wrap items-center gap-2">
+        <input type="hidden" name="intent" value="rename" />
+        <input type="hidden" name="menu" value={menu} />
+        <input type="hidden" name="item" value={row.id} />
+        <label htmlFor={inputId} className="sr-only">
+          New label for {row.label}
+        </label>
+        <input
+          id={inputId}
+          name="label"
+          defaultValue={row.label}
+          required
+          maxLength={NAVIGATION_LIMITS.label}
+          className={`${inputStyles} max-w-xs py-1`}
+        />
+        <button type="submit" disabled={busy} className={smallButtonStyles}>
+          Save label
+        </button>
+      </Form>
+    </details>
   );
 }

@@ -9,13 +9,17 @@ import type { Route } from "./+types/navigation-change";
 const UNKNOWN_CHANGE_MESSAGE = "The change could not be read. Please reload the page and try again.";
 
 /**
- * Move up, Move down, Remove and Reset to defaults on /admin/navigation, and a drag (which
+ * Rename, Move up, Move down, Remove and Reset to defaults on /admin/navigation, and a drag (which
  * posts a move to where the link was dropped): the owner's alone.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const owner = requireOwner({ request, context });
   const submission = await parseSubmission(request, navigationChangeForm);
-  if (!submission.ok) return formFailure({}, { formError: UNKNOWN_CHANGE_MESSAGE }, 400);
+  if (!submission.ok) {
+    // A new label is the one thing typed here; any other refusal is a post the screen never makes.
+    const { errors } = submission.response.data;
+    return formFailure({}, { formError: errors.label ?? UNKNOWN_CHANGE_MESSAGE }, 400);
+  }
   const done = await perform(
     context,
     () => changeNavigation(context.get(appContext).services, submission.input, actorOf(owner)),
