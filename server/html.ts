@@ -6,14 +6,18 @@ import { type MediaImage, MEDIA_PATH_PATTERN, mediaUrl, srcsetFor } from "#domai
 export function htmlToText(html: string): string {
   const parts: string[] = [];
   let skipDepth = 0;
+  // Between blocks a space; around an inline element none, so "the <em>pond</em>," stays "the pond,".
+  const separate = (name: string) => {
+    if (!INLINE_ELEMENTS.has(name)) parts.push(" ");
+  };
   const parser = new Parser({
     onopentagname(name) {
       if (name === "script" || name === "style") skipDepth += 1;
-      parts.push(" ");
+      separate(name);
     },
     onclosetag(name) {
       if (name === "script" || name === "style") skipDepth = Math.max(0, skipDepth - 1);
-      parts.push(" ");
+      separate(name);
     },
     ontext(text) {
       if (skipDepth === 0) parts.push(text);
@@ -23,6 +27,36 @@ export function htmlToText(html: string): string {
   parser.end();
   return parts.join("").replace(/\s+/g, " ").trim();
 }
+
+/** Elements that sit inside a line of text: no word boundary at their edges. */
+const INLINE_ELEMENTS = new Set([
+  "a",
+  "abbr",
+  "b",
+  "bdi",
+  "bdo",
+  "cite",
+  "code",
+  "data",
+  "del",
+  "dfn",
+  "em",
+  "i",
+  "ins",
+  "kbd",
+  "mark",
+  "q",
+  "s",
+  "samp",
+  "small",
+  "span",
+  "strong",
+  "sub",
+  "sup",
+  "time",
+  "u",
+  "var",
+]);
 
 const HEX_COLOUR = /^#[0-9a-f]{3,8}$/i;
 const CELL_ALIGNMENT = /^(left|right|center)$/;

@@ -190,6 +190,7 @@ describe.each(testDialects())("posts on $dialect", ({ dialect, skip }) => {
         "0017-fediverse",
         "0018-fedify-store",
         "0019-analytics",
+        "0020-pages",
       ]);
       const found = await blog.services.posts.listPublishedPosts("heron");
       expect(found.total).toBe(3);

@@ -25,10 +25,7 @@ const DESCRIPTION_FROM_BODY = 200;
 
 function describePage(page: Page): string {
   if (page.description !== "") return page.description;
-  // htmlToText puts a space at every tag, inline ones too: "the <em>pond</em>," reads "the pond ,".
-  const text = htmlToText(page.contentHtml)
-    .replace(/([([{]) /g, "$1")
-    .replace(/ ([)\]}.,;:!?…])/g, "$1");
+  const text = htmlToText(page.contentHtml);
   if (text.length <= DESCRIPTION_FROM_BODY) return text || SITE_DESCRIPTION;
   const cut = text.slice(0, DESCRIPTION_FROM_BODY);
   const lastSpace = cut.lastIndexOf(" ");
