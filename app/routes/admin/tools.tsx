@@ -16,9 +16,9 @@ export default function Tools() {
       <section className="mt-6 max-w-2xl space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
         <h2 className="text-lg font-semibold">Export</h2>
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          One JSON file with every post (drafts too), comment, setting and admin (without passwords). It re-imports into
-          another Inkwell blog with <code>npm run blog -- import</code>. The .zip holds the same file and every uploaded
-          image, each at its own address (<code>media/…</code>).
+          One JSON file with every post (drafts too), page, comment, setting and admin (without passwords). It
+          re-imports into another Inkwell blog with <code>npm run blog -- import</code>. The .zip holds the same file,
+          every uploaded image at its own address (<code>media/…</code>), and the logo and site icon.
         </p>
         {/* A plain link: the browser downloads the stream itself, with or without JavaScript. */}
         <div className="flex flex-wrap gap-3">
@@ -33,7 +33,7 @@ export default function Tools() {
       <section className="mt-6 max-w-2xl space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
         <h2 className="text-lg font-semibold">Import</h2>
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          Moving in: posts, comments and tags from an Inkwell, Ghost or WordPress export. Post bodies are sanitised,
+          Moving in: posts, pages, comments and tags from an Inkwell, Ghost or WordPress export. Bodies are sanitised,
           drafts stay drafts, and importing the same file again creates nothing twice. The whole file imports, or
           nothing does.
         </p>
