@@ -8,12 +8,23 @@ import { CATEGORIES } from "#domain/categories.ts";
 import type { FormResult } from "#domain/forms.ts";
 import {
   ADDABLE_TARGET_KINDS,
-  ADDABLE_TARGET_LABELS,
   addNavigationLinkForm,
   NAVIGATION_LIMITS,
   type NavigationMenu,
-  type NavigationPageChoice,
 } from "#domain/navigation.ts";
+import type { NavigationPageChoice } from "./navigation-menu";
+
+/** The Add link form's choices of target, in the order offered. */
+const ADDABLE_TARGET_LABELS: Record<(typeof ADDABLE_TARGET_KINDS)[number], string> = {
+  page: "A page",
+  category: "A category",
+  blog: "The blog (all posts)",
+  home: "The home page",
+  categories: "The categories list",
+  "about-link": "The About link in Settings",
+  "source-link": "The source code link in Settings",
+  url: "Another address (URL)",
+};
 
 type AddLinkValues = ReturnType<typeof addNavigationLinkForm.read>;
 

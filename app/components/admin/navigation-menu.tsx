@@ -3,7 +3,13 @@ import { Form, useNavigation, useSubmit } from "react-router";
 import { EmptyList } from "~/components/admin/admin-list";
 import { useHydrated } from "~/lib/use-hydrated";
 import { inputStyles } from "~/components/ui/styles";
-import { moveNavigationItem, NAVIGATION_LIMITS, type NavigationMenu } from "#domain/navigation.ts";
+import { BUILT_IN_PAGES } from "#domain/page.ts";
+import {
+  moveNavigationItem,
+  NAVIGATION_LIMITS,
+  type NavigationMenu,
+  type NavigationTarget,
+} from "#domain/navigation.ts";
 
 const CHANGE_ACTION = "/admin/navigation/change";
 
@@ -15,6 +21,51 @@ export interface NavigationRow {
   label: string;
   /** Where the link goes, in words. */
   target: string;
+}
+
+/** What a page choice shows of a page: its title, and whether readers can see it yet. */
+export interface NavigationPageChoice {
+  id: string;
+  title: string;
+  slug: string;
+  published: boolean;
+}
+
+const BUILT_IN_PAGE_NAMES: Record<(typeof BUILT_IN_PAGES)[number], string> = {
+  about: "About",
+  privacy: "Privacy",
+  terms: "Terms",
+};
+
+/** Where a link goes, in words, for the menu editor's rows. */
+export function describeNavigationTarget(
+  target: NavigationTarget,
+  pages: ReadonlyMap<string, NavigationPageChoice>,
+  links: { aboutUrl: string; sourceUrl: string },
+): string {
+  switch (target.kind) {
+    case "home":
+      return "Home page";
+    case "blog":
+      return "Blog (all posts)";
+    case "categories":
+      return "Categories list";
+    case "category":
+      return `Category: ${target.category}`;
+    case "page": {
+      const page = pages.get(target.id);
+      if (!page) return "Page: deleted (not shown)";
+      return page.published ? `Page: ${page.title} (/${page.slug})` : `Page: ${page.title} (draft, not shown yet)`;
+    }
+    case "built-in-page":
+      return `Page: ${BUILT_IN_PAGE_NAMES[target.page]}${target.anchor ? ` #${target.anchor}` : ""}`;
+    case "about-link":
+      return `About link in Settings (${links.aboutUrl})`;
+    case "source-link":
+      return `Source code link in Settings (${links.sourceUrl})`;
+    case "url":
+      return target.url;
+  }
 }
 
 /**

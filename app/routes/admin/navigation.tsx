@@ -1,6 +1,6 @@
 import { data, Form, Outlet, unstable_useRoute as useRoute, useNavigation } from "react-router";
 import { NavigationAddForm } from "~/components/admin/navigation-add-form";
-import { NavigationMenuRows } from "~/components/admin/navigation-menu";
+import { describeNavigationTarget, NavigationMenuRows } from "~/components/admin/navigation-menu";
 import { Notice, Panel } from "~/components/admin/panel";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { FormError } from "~/components/ui/field";
@@ -8,7 +8,7 @@ import { buttonStyles } from "~/components/ui/styles";
 import { requireOwner } from "~/lib/auth.server";
 import { takeFlash } from "~/lib/flash.server";
 import { withRouteErrors } from "~/lib/route-errors.server";
-import { describeNavigationTarget, type NavigationMenu, navigationOrDefault } from "#domain/navigation.ts";
+import { type NavigationMenu, navigationOrDefault } from "#domain/navigation.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/navigation";
 
