@@ -132,46 +132,48 @@ export function NavigationMenuRows({
           }}
           onDrop={(event) => dropOn(event, index, row.id)}
           onDragEnd={endDrag}
-          className={`flex flex-wrap items-center gap-3 px-3 py-2 ${hydrated ? "cursor-grab" : ""} ${
+          className={`flex flex-wrap items-start gap-3 px-3 py-2 ${hydrated ? "cursor-grab" : ""} ${
             over === row.id && dragged !== row.id ? "bg-indigo-50 dark:bg-indigo-950" : ""
           } ${dragged === row.id ? "opacity-60" : ""}`}
         >
-          <div className="min-w-0 flex-1">
+          <div className="min-w-0 grow basis-48">
             <p className="font-medium">{row.label}</p>
             <p className="text-sm break-words text-slate-600 dark:text-slate-400">{row.target}</p>
             <RenameForm menu={menu} row={row} busy={busy} />
           </div>
-          <Form method="post" action={CHANGE_ACTION} className="flex gap-1">
-            <input type="hidden" name="intent" value="move" />
-            <input type="hidden" name="menu" value={menu} />
-            <input type="hidden" name="item" value={row.id} />
-            <button
-              type="submit"
-              name="to"
-              value={index - 1}
-              disabled={busy || index === 0}
-              className={smallButtonStyles}
-            >
-              Move up<span className="sr-only"> {row.label}</span>
-            </button>
-            <button
-              type="submit"
-              name="to"
-              value={index + 1}
-              disabled={busy || index === shown.length - 1}
-              className={smallButtonStyles}
-            >
-              Move down<span className="sr-only"> {row.label}</span>
-            </button>
-          </Form>
-          <Form method="post" action={CHANGE_ACTION}>
-            <input type="hidden" name="intent" value="remove" />
-            <input type="hidden" name="menu" value={menu} />
-            <input type="hidden" name="item" value={row.id} />
-            <button type="submit" disabled={busy} className={smallButtonStyles}>
-              Remove<span className="sr-only"> {row.label}</span>
-            </button>
-          </Form>
+          <div className="flex gap-1">
+            <Form method="post" action={CHANGE_ACTION} className="flex gap-1">
+              <input type="hidden" name="intent" value="move" />
+              <input type="hidden" name="menu" value={menu} />
+              <input type="hidden" name="item" value={row.id} />
+              <button
+                type="submit"
+                name="to"
+                value={index - 1}
+                disabled={busy || index === 0}
+                className={smallButtonStyles}
+              >
+                Move up<span className="sr-only"> {row.label}</span>
+              </button>
+              <button
+                type="submit"
+                name="to"
+                value={index + 1}
+                disabled={busy || index === shown.length - 1}
+                className={smallButtonStyles}
+              >
+                Move down<span className="sr-only"> {row.label}</span>
+              </button>
+            </Form>
+            <Form method="post" action={CHANGE_ACTION}>
+              <input type="hidden" name="intent" value="remove" />
+              <input type="hidden" name="menu" value={menu} />
+              <input type="hidden" name="item" value={row.id} />
+              <button type="submit" disabled={busy} className={smallButtonStyles}>
+                Remove<span className="sr-only"> {row.label}</span>
+              </button>
+            </Form>
+          </div>
         </li>
       ))}
     </ol>
