@@ -56,6 +56,19 @@ function fediverseServices({ approveFollowsByHand = false } = {}) {
         }),
       ),
     },
+    // The site layout's menus link the built-in pages by their current slugs.
+    pages: {
+      resolvePublicPageSlugs: vi.fn(() => Promise.resolve(new Map<string, string>())),
+      resolveBuiltInPageSlugs: vi.fn(() =>
+        Promise.resolve(
+          new Map([
+            ["about", "about"],
+            ["privacy", "privacy"],
+            ["terms", "terms"],
+          ]),
+        ),
+      ),
+    },
   };
 }
 
@@ -248,9 +261,9 @@ describe("the Fediverse screen", () => {
     const services = fediverseServices();
     const { context, logger } = createRouteTestContext(services, null);
     const page = () => siteLayoutLoader(routeArgs(new Request("http://blog.test/about"), context) as never);
-    expect(await page()).toEqual({ fediverseHandle: "@writer@blog.test" });
+    expect(await page()).toEqual({ fediverseHandle: "@writer@blog.test", navigation: expect.any(Object) });
     services.fediverse.settings.mockRejectedValueOnce(new DomainError("DATABASE_UNAVAILABLE", "down"));
-    expect(await page()).toEqual({ fediverseHandle: undefined });
+    expect(await page()).toEqual({ fediverseHandle: undefined, navigation: expect.any(Object) });
     expect(logger.error).toHaveBeenCalledOnce();
   });
 });
