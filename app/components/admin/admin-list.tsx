@@ -140,3 +140,98 @@ export function ListSearch({
     </Form>
   );
 }
+
+interface ConfirmDeleteProps {
+  /** What is deleted: the form posts `intent=delete` and this `id`. */
+  id: string;
+  /** Its title, for screen readers ("Delete {label}"). */
+  label: string;
+  /** The list's other parameters (its search), posted with the delete so it comes back to the same list. */
+  keep?: Record<string, string>;
+  /** The list as it is, where "No" leads without JavaScript. */
+  listHref: string;
+  /** The list with this row's question open (?confirm=): where "Delete" leads without JavaScript. */
+  confirmHref: string;
+  confirming: boolean;
+  deleting: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** A link to the list with the question shown or hidden (the path without JavaScript); with it, toggled in place. */
+function ToggleLink({
+  to,
+  onToggle,
+  className,
+  children,
+}: {
+  to: string;
+  onToggle: () => void;
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <Link
+      to={to}
+      preventScrollReset
+      onClick={(event) => {
+        event.preventDefault();
+        onToggle();
+      }}
+      className={className}
+    >
+      {children}
+    </Link>
+  );
+}
+
+/** An admin list row's Delete, asked first: "Confirm?" with Yes (a form post) and No. */
+export function ConfirmDelete({
+  id,
+  label,
+  keep = {},
+  listHref,
+  confirmHref,
+  confirming,
+  deleting,
+  onConfirm,
+  onCancel,
+}: ConfirmDeleteProps) {
+  if (!confirming) {
+    return (
+      <ToggleLink
+        to={confirmHref}
+        onToggle={onConfirm}
+        className="rounded px-2 py-1 font-medium text-red-700 hover:bg-red-50 hover:underline dark:text-red-300 dark:hover:bg-red-950"
+      >
+        Delete<span className="sr-only"> {label}</span>
+      </ToggleLink>
+    );
+  }
+  return (
+    <span className="flex items-center gap-1 rounded bg-red-50 px-2 py-0.5 dark:bg-red-950">
+      <span className="font-medium text-red-800 dark:text-red-200">Confirm?</span>
+      <Form method="post" preventScrollReset>
+        <input type="hidden" name="intent" value="delete" />
+        <input type="hidden" name="id" value={id} />
+        {Object.entries(keep).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <button
+          type="submit"
+          disabled={deleting}
+          className="rounded bg-red-600 px-2 py-0.5 font-semibold text-white hover:bg-red-700 disabled:opacity-70"
+        >
+          Yes
+        </button>
+      </Form>
+      <ToggleLink
+        to={listHref}
+        onToggle={onCancel}
+        className="rounded px-2 py-0.5 font-medium text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800"
+      >
+        No
+      </ToggleLink>
+    </span>
+  );
+}

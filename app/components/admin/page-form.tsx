@@ -8,6 +8,9 @@ import { PAGE_LIMITS, type PageField, pageForm, type PageFormValues } from "#dom
 
 export type PageFormResult = FormResult<PageField, PageFormValues>;
 
+/** What the form says when the database could not take the save. */
+export const SAVE_PAGE_FAILED_MESSAGE = "Failed to save page. Please try again.";
+
 interface PageFormProps {
   initialValues: PageFormValues;
   /** From the action: the same schema's verdict, or why saving failed. */

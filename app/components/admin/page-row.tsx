@@ -1,9 +1,9 @@
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { formatDate, truncate } from "~/lib/format";
 import { pagePath } from "#domain/site-urls.ts";
 import type { PageSummary } from "#domain/page.ts";
 import { editorPaths } from "./editor/edited-item";
-import { TITLE_MAX } from "./admin-list";
+import { ConfirmDelete, TITLE_MAX } from "./admin-list";
 
 /** A page as the admin list shows it. */
 export type ListedPage = Pick<PageSummary, "id" | "slug" | "title" | "published" | "editedAt">;
@@ -64,45 +64,18 @@ export function PageRow({ page, listHref, confirmHref, confirming, deleting, onC
         )}
       </td>
       <td className="px-4 py-3 whitespace-nowrap">
-        {confirming ? (
-          <span className="inline-flex items-center gap-1 rounded bg-red-50 px-2 py-0.5 dark:bg-red-950">
-            <span className="font-medium text-red-800 dark:text-red-200">Confirm?</span>
-            <Form method="post" preventScrollReset>
-              <input type="hidden" name="intent" value="delete" />
-              <input type="hidden" name="id" value={page.id} />
-              <button
-                type="submit"
-                disabled={deleting}
-                className="rounded bg-red-600 px-2 py-0.5 font-semibold text-white hover:bg-red-700 disabled:opacity-70"
-              >
-                Yes
-              </button>
-            </Form>
-            <Link
-              to={listHref}
-              preventScrollReset
-              onClick={(event) => {
-                event.preventDefault();
-                onCancel();
-              }}
-              className="rounded px-2 py-0.5 font-medium text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800"
-            >
-              No
-            </Link>
-          </span>
-        ) : (
-          <Link
-            to={confirmHref}
-            preventScrollReset
-            onClick={(event) => {
-              event.preventDefault();
-              onConfirm();
-            }}
-            className="rounded px-2 py-1 font-medium text-red-700 hover:bg-red-50 hover:underline dark:text-red-300 dark:hover:bg-red-950"
-          >
-            Delete<span className="sr-only"> {page.title}</span>
-          </Link>
-        )}
+        <div className="flex items-center gap-1">
+          <ConfirmDelete
+            id={page.id}
+            label={page.title}
+            listHref={listHref}
+            confirmHref={confirmHref}
+            confirming={confirming}
+            deleting={deleting}
+            onConfirm={onConfirm}
+            onCancel={onCancel}
+          />
+        </div>
       </td>
     </tr>
   );

@@ -1,9 +1,8 @@
-import type { ReactNode } from "react";
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { formatDate, formatDateTime, truncate } from "~/lib/format";
 import { postPath } from "~/lib/post-card-data";
 import type { PostStatus, PostSummary } from "#domain/post.ts";
-import { TITLE_MAX } from "./admin-list";
+import { ConfirmDelete, TITLE_MAX } from "./admin-list";
 
 /** A post as the admin list shows it. */
 export type ListedPost = Pick<
@@ -29,33 +28,6 @@ interface PostRowProps {
 
 const actionLinkClass =
   "rounded px-2 py-1 font-medium text-indigo-700 hover:bg-indigo-50 hover:underline dark:text-indigo-300 dark:hover:bg-indigo-950";
-
-/** A link to the page with the confirmation shown or hidden (the path without JavaScript); with it, toggled in place. */
-function ToggleLink({
-  to,
-  onToggle,
-  className,
-  children,
-}: {
-  to: string;
-  onToggle: () => void;
-  className: string;
-  children: ReactNode;
-}) {
-  return (
-    <Link
-      to={to}
-      preventScrollReset
-      onClick={(event) => {
-        event.preventDefault();
-        onToggle();
-      }}
-      className={className}
-    >
-      {children}
-    </Link>
-  );
-}
 
 /** One post of the admin list, with Edit, View and Delete (confirmed in place, or through ?confirm= without JavaScript). */
 export function PostRow({ post, query, pathname, listHref, confirming, deleting, onConfirm, onCancel }: PostRowProps) {
@@ -99,38 +71,17 @@ export function PostRow({ post, query, pathname, listHref, confirming, deleting,
           <a href={postPath(post.slug)} target="_blank" rel="noopener noreferrer" className={actionLinkClass}>
             View<span className="sr-only"> {post.title} (opens in a new tab)</span>
           </a>
-          {confirming ? (
-            <span className="flex items-center gap-1 rounded bg-red-50 px-2 py-0.5 dark:bg-red-950">
-              <span className="font-medium text-red-800 dark:text-red-200">Confirm?</span>
-              <Form method="post" preventScrollReset>
-                <input type="hidden" name="intent" value="delete" />
-                <input type="hidden" name="id" value={post.id} />
-                <input type="hidden" name="q" value={query} />
-                <button
-                  type="submit"
-                  disabled={deleting}
-                  className="rounded bg-red-600 px-2 py-0.5 font-semibold text-white hover:bg-red-700 disabled:opacity-70"
-                >
-                  Yes
-                </button>
-              </Form>
-              <ToggleLink
-                to={listHref}
-                onToggle={onCancel}
-                className="rounded px-2 py-0.5 font-medium text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800"
-              >
-                No
-              </ToggleLink>
-            </span>
-          ) : (
-            <ToggleLink
-              to={confirmHref}
-              onToggle={onConfirm}
-              className="rounded px-2 py-1 font-medium text-red-700 hover:bg-red-50 hover:underline dark:text-red-300 dark:hover:bg-red-950"
-            >
-              Delete<span className="sr-only"> {post.title}</span>
-            </ToggleLink>
-          )}
+          <ConfirmDelete
+            id={post.id}
+            label={post.title}
+            keep={{ q: query }}
+            listHref={listHref}
+            confirmHref={confirmHref}
+            confirming={confirming}
+            deleting={deleting}
+            onConfirm={onConfirm}
+            onCancel={onCancel}
+          />
         </div>
       </td>
     </tr>

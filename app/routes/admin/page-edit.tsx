@@ -2,12 +2,12 @@ import { data } from "react-router";
 import { PreviewLinkPanel } from "~/components/admin/editor/preview-link-panel";
 import { RevisionList } from "~/components/admin/editor/revision-list";
 import { EditorNote, UnsavedNotice } from "~/components/admin/editor/unsaved-notice";
-import { PageForm } from "~/components/admin/page-form";
+import { PageForm, SAVE_PAGE_FAILED_MESSAGE } from "~/components/admin/page-form";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { requireAdmin, writerOf } from "~/lib/auth.server";
 import { redirectWithFlash, takeFlash } from "~/lib/flash.server";
 import { parseSubmission } from "~/lib/forms.server";
-import { refusePageForm, SAVE_PAGE_FAILED_MESSAGE } from "~/lib/page-form.server";
+import { refuseEditorForm } from "~/lib/post-form.server";
 import { answerDomainErrors, type RouteErrorData, withRouteErrors } from "~/lib/route-errors.server";
 import { queryText } from "#domain/forms.ts";
 import { pageForm, showsOriginalDesign, toPageFormValues } from "#domain/page.ts";
@@ -67,7 +67,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!submission.ok) return submission.response;
   const refusal = {
     messages: { DATABASE_UNAVAILABLE: SAVE_PAGE_FAILED_MESSAGE, PAGE_NOT_FOUND: LOAD_FAILED_MESSAGE },
-    answer: refusePageForm(submission.values),
+    answer: refuseEditorForm(submission.values),
   };
   return answerDomainErrors(context, refusal, async () => {
     await services.pages.updatePage(id, submission.input, writerOf(admin));

@@ -1,8 +1,8 @@
-import { PageForm } from "~/components/admin/page-form";
+import { PageForm, SAVE_PAGE_FAILED_MESSAGE } from "~/components/admin/page-form";
 import { requireAdmin, writerOf } from "~/lib/auth.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { parseSubmission } from "~/lib/forms.server";
-import { refusePageForm, SAVE_PAGE_FAILED_MESSAGE } from "~/lib/page-form.server";
+import { refuseEditorForm } from "~/lib/post-form.server";
 import { answerDomainErrors } from "~/lib/route-errors.server";
 import { EMPTY_PAGE_FORM, pageForm } from "#domain/page.ts";
 import { appContext } from "#server/request-context.ts";
@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!submission.ok) return submission.response;
   const refusal = {
     messages: { DATABASE_UNAVAILABLE: SAVE_PAGE_FAILED_MESSAGE },
-    answer: refusePageForm(submission.values),
+    answer: refuseEditorForm(submission.values),
   };
   return answerDomainErrors(context, refusal, async () => {
     await services.pages.createPage(submission.input, writerOf(admin));

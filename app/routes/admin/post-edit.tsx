@@ -4,14 +4,14 @@ import { PostViews } from "~/components/admin/analytics-post-views";
 import { PostFediverseLine } from "~/components/admin/fediverse-counts";
 import { PreviewLinkPanel } from "~/components/admin/editor/preview-link-panel";
 import { RevisionList } from "~/components/admin/editor/revision-list";
+import { UnsavedNotice } from "~/components/admin/editor/unsaved-notice";
 import { PostForm } from "~/components/admin/post-form";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { requireAdmin, writerOf } from "~/lib/auth.server";
 import { setFlash, takeFlash } from "~/lib/flash.server";
-import { formatDateTime } from "~/lib/format";
 import { postPath } from "~/lib/post-card-data";
 import { parseSubmission } from "~/lib/forms.server";
-import { refusePostForm } from "~/lib/post-form.server";
+import { refuseEditorForm } from "~/lib/post-form.server";
 import { answerDomainErrors, type RouteErrorData, withRouteErrors } from "~/lib/route-errors.server";
 import { queryText } from "#domain/forms.ts";
 import { isPostId, postForm, SAVE_FAILED_MESSAGE, toPostFormValues } from "#domain/post.ts";
@@ -77,7 +77,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!submission.ok) return submission.response;
   const refusal = {
     messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE, POST_NOT_FOUND: LOAD_FAILED_MESSAGE },
-    answer: refusePostForm(submission.values),
+    answer: refuseEditorForm(submission.values),
   };
   return answerDomainErrors(context, refusal, async () => {
     await services.posts.updatePost(params.id, submission.input, writerOf(admin));
@@ -119,28 +119,7 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
       ) : null}
       <NewsletterPanel postId={loaderData.id} newsletter={loaderData.email.newsletter} send={loaderData.send} />
       {loaderData.fediverse ? <PostFediverseLine postId={loaderData.id} counts={loaderData.fediverse} /> : null}
-      {loaderData.unsavedSince && !loaderData.recovering ? (
-        <div
-          role="alert"
-          className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-        >
-          <span>
-            Changes autosaved on{" "}
-            <time dateTime={loaderData.unsavedSince}>{formatDateTime(loaderData.unsavedSince)}</time> were never saved.
-          </span>
-          <Link to="?recover=1" replace className="font-semibold underline underline-offset-4">
-            Recover unsaved changes
-          </Link>
-        </div>
-      ) : null}
-      {loaderData.recovering ? (
-        <p
-          role="status"
-          className="mb-6 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-        >
-          The editor shows your unsaved changes. Save to keep them.
-        </p>
-      ) : null}
+      <UnsavedNotice unsavedSince={loaderData.unsavedSince} recovering={loaderData.recovering} />
       <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
         <PostForm
           key={`${loaderData.id}-${loaderData.recovering ? "recovered" : "saved"}`}

@@ -7,7 +7,7 @@ import { formatDateTime } from "~/lib/format";
 import { requireAdmin, writerOf } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { parseSubmission } from "~/lib/forms.server";
-import { refusePostForm } from "~/lib/post-form.server";
+import { refuseEditorForm } from "~/lib/post-form.server";
 import { answerDomainErrors } from "~/lib/route-errors.server";
 import { EMPTY_POST_FORM, postForm, type PostFormValues, SAVE_FAILED_MESSAGE } from "#domain/post.ts";
 import { appContext } from "#server/request-context.ts";
@@ -27,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!submission.ok) return submission.response;
   const refusal = {
     messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE },
-    answer: refusePostForm(submission.values),
+    answer: refuseEditorForm(submission.values),
   };
   return answerDomainErrors(context, refusal, async () => {
     await services.posts.createPost(submission.input, writerOf(admin));
