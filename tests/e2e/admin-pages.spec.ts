@@ -1,10 +1,27 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { type APIRequestContext, expect, test } from "@playwright/test";
+import { E2E_ADMIN_URL } from "../../playwright.config";
 import { SAME_ORIGIN, signIn, uniqueSuffix } from "./admin-support";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page.request);
 });
+
+/** Makes a page through the plain form, as a browser without JavaScript would. */
+async function createPage(request: APIRequestContext, fields: { title: string; slug: string; published?: boolean }) {
+  const created = await request.post("/admin/pages/new", {
+    form: {
+      title: fields.title,
+      slug: fields.slug,
+      content: "Soon **here**.",
+      format: "markdown",
+      ...(fields.published ? { published: "on" } : {}),
+    },
+    headers: SAME_ORIGIN,
+    maxRedirects: 0,
+  });
+  expect(created.status()).toBe(302);
+}
 
 test("a page written with the editor's toolbar and preview is public at its address once published", async ({
   page,
@@ -69,12 +86,7 @@ test("a built-in page's editor says readers see its original design, and the lis
 
 test("deleting a page asks Confirm? in place; Yes removes it and its address", async ({ page }) => {
   const slug = `gone-${uniqueSuffix()}`;
-  const created = await page.request.post("/admin/pages/new", {
-    form: { title: `Gone ${slug}`, slug, content: "Soon gone.", format: "markdown", published: "on" },
-    headers: SAME_ORIGIN,
-    maxRedirects: 0,
-  });
-  expect(created.status()).toBe(302);
+  await createPage(page.request, { title: `Gone ${slug}`, slug, published: true });
   expect((await page.request.get(`/${slug}`)).status()).toBe(200);
 
   await page.goto("/admin/pages");
@@ -88,6 +100,31 @@ test("deleting a page asks Confirm? in place; Yes removes it and its address", a
   await expect(page.getByRole("status").filter({ hasText: "Page deleted." })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: `Gone ${slug}` })).toHaveCount(0);
   expect((await page.request.get(`/${slug}`)).status()).toBe(404);
+});
+
+test("a draft page's preview link shows it to someone signed out, until it is revoked", async ({ page, browser }) => {
+  const slug = `draft-${uniqueSuffix()}`;
+  const title = `Draft ${slug}`;
+  await createPage(page.request, { title, slug });
+  await page.goto("/admin/pages");
+  await page.getByRole("link", { name: title, exact: true }).click();
+  await page.getByRole("button", { name: "Share a preview" }).click();
+  const link = await page.getByLabel(/Preview link/).inputValue();
+  expect(link).toMatch(new RegExp(`^${E2E_ADMIN_URL}/preview/page/[A-Za-z0-9_-]{43}$`));
+
+  const visitor = await browser.newContext();
+  const reader = await visitor.newPage();
+  const response = await reader.goto(link);
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()["x-robots-tag"]).toBe("noindex");
+  await expect(reader.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(reader.getByRole("note")).toContainText("Preview: this page is not published yet");
+  expect((await reader.goto(`/${slug}`))?.status()).toBe(404);
+
+  await page.getByRole("button", { name: "Revoke preview links" }).click();
+  await expect(page.getByRole("button", { name: "Revoke preview links" })).toHaveCount(0);
+  expect((await reader.goto(link))?.status()).toBe(404);
+  await visitor.close();
 });
 
 test.describe("without JavaScript", () => {
