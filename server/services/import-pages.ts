@@ -55,8 +55,8 @@ export function announceImportedPages(changes: ContentChanges, changedPages: Set
  * The pages of our own export (import-own.ts has read their rows). A page keeps its id, so menus
  * that name it still do; one whose id this blog has already is left as it is here, as a post
  * is. A built-in page takes the place of this blog's of the same key, id included (one About,
- * not two), unless it is that very page unchanged, or the export's was never edited and this
- * blog's was. Returns the pages whose cached addresses change.
+ * not two), unless the export's was never saved or is this very page unchanged. Returns the
+ * pages whose cached addresses change.
  */
 export async function importOwnPages(
   trx: Trx,
@@ -79,17 +79,9 @@ export async function importOwnPages(
       refuse(`Page ${id} is an unknown built-in page (${builtIn}).`);
     }
     const own = builtIn === null ? undefined : await findBuiltInPage(trx, builtIn);
-    if (own?.id === id && own.updatedAt === row.updated_at) {
-      report.skipped.push({ item: label, reason: "this blog has it as it is in the export" });
-      continue;
-    }
-    if (own && row.edited_at == null && own.edited) {
-      report.skipped.push({
-        item: label,
-        reason: "the export has the built-in page never edited; this blog's edited one is kept",
-      });
-      continue;
-    }
+    // A built-in page never saved holds nothing of the writer's (any save, even unpublishing,
+    // dates it), and this very page unchanged is here already: neither is worth a line.
+    if (own && (row.edited_at == null || (own.id === id && own.updatedAt === row.updated_at))) continue;
     if (own?.id !== id && (await pageIdExists(trx, id))) {
       report.skipped.push({ item: label, reason: "a page with its id already exists" });
       continue;

@@ -334,10 +334,8 @@ describe.each(testDialects())("pages in imports and exports on $dialect", ({ dia
         WRITER,
       );
       const report = await other.portability.importBlog(text, OPTIONS);
-      expect(report.skipped).toContainEqual({
-        item: "page “Privacy Policy”",
-        reason: "the export has the built-in page never edited; this blog's edited one is kept",
-      });
+      // The export's built-in pages were never saved: nothing of a writer's to bring, nothing to report.
+      expect(report.skipped.filter((skip) => skip.item.startsWith("page "))).toEqual([]);
       expect((await other.pages.getPublicPage("privacy")).content).toBe("Ours.");
       expect(report.created.posts).toBe(1);
       expect((await allPages(other)).map((page) => page.builtIn).sort()).toEqual(["about", "privacy", "terms"]);
