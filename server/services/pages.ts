@@ -1,10 +1,8 @@
 import type { Kysely } from "kysely";
-import type { EditorDraft } from "#domain/editor.ts";
 import { DomainError } from "#domain/errors.ts";
 import { mediaHashesIn } from "#domain/media.ts";
 import { isReservedPageSlug, type Page, type PageInput, type PageSummary, reservedSlugMessage } from "#domain/page.ts";
 import type { Page as ListPage } from "#domain/pagination.ts";
-import type { PostRevision, PostRevisionSummary } from "#domain/revision.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
 import { pictureUploadedImages } from "../html.ts";
@@ -17,7 +15,7 @@ import type { AuditLog } from "./audit.ts";
 import { type ContentChanges, type ContentTag, pageTag } from "./content-changes.ts";
 import { describeMedia } from "./media.ts";
 import type { Writer } from "./posts.ts";
-import { createToken, hashToken } from "./tokens.ts";
+import { createWritersDesk } from "./writers-desk.ts";
 
 export const PAGES_PER_ADMIN_PAGE = 20;
 /** The most pages a menu editor offers at once; a site with more links the rest by URL. */
@@ -38,11 +36,13 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
     return page;
   };
   const timestamp = () => now().toISOString();
-  const getRevision = async (id: string, revisionId: string): Promise<PostRevision> => {
-    const revision = await guardDatabase(() => revisions.findRevisionIn(revisions.PAGE_REVISIONS, db, id, revisionId));
-    if (!revision) throw new DomainError("REVISION_NOT_FOUND", "Revision not found");
-    return revision;
-  };
+  const desk = createWritersDesk({
+    db,
+    now,
+    history: revisions.PAGE_REVISIONS,
+    previews: previewTokens.PAGE_PREVIEWS,
+    requireItem: requirePage,
+  });
 
   /**
    * A page's own address always changes; the menus only when what they show of it did
@@ -119,37 +119,14 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
       await audit.record(writer, "page-deleted", removed.title);
     },
 
-    /** Keeps what the writer is typing as a revision, without touching the page or publishing anything. */
-    async autosave(id: string, draft: EditorDraft, writer: Writer): Promise<PostRevisionSummary> {
-      await requirePage(id);
-      return guardDatabase(() =>
-        db.transaction().execute((trx) =>
-          revisions.recordRevisionIn(revisions.PAGE_REVISIONS, trx, {
-            ownerId: id,
-            kind: "autosave",
-            savedBy: writer.email,
-            createdAt: timestamp(),
-            ...draft,
-          }),
-        ),
-      );
-    },
-
-    /** An autosave newer than the page's last save: what a closed tab or a crash left unsaved. */
-    async findUnsavedDraft(id: string): Promise<PostRevision | undefined> {
-      const page = await requirePage(id);
-      return guardDatabase(() => revisions.findUnsavedAutosaveIn(revisions.PAGE_REVISIONS, db, page));
-    },
-
-    listRevisions(id: string): Promise<PostRevisionSummary[]> {
-      return guardDatabase(() => revisions.listRevisionsIn(revisions.PAGE_REVISIONS, db, id));
-    },
-
-    getRevision,
+    autosave: desk.autosave,
+    findUnsavedDraft: desk.findUnsavedDraft,
+    listRevisions: desk.listRevisions,
+    getRevision: desk.getRevision,
 
     /** Puts a revision's title and body back, itself a new revision, so nothing is lost by restoring. */
     async restoreRevision(id: string, revisionId: string, writer: Writer): Promise<Page> {
-      const [page, revision] = await Promise.all([requirePage(id), getRevision(id, revisionId)]);
+      const [page, revision] = await Promise.all([requirePage(id), desk.getRevision(id, revisionId)]);
       const draft = { ...page, title: revision.title, content: revision.content, format: revision.format };
       const restored = await guardDatabase(() =>
         pages.updatePage(db, id, draft, timestamp(), { kind: "restore", savedBy: writer.email }),
@@ -159,37 +136,16 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
       return restored;
     },
 
-    /** A secret link to the draft as readers will see it; only its hash is kept, so it is shown once, now. */
-    async createPreviewLink(id: string): Promise<string> {
-      await requirePage(id);
-      const token = createToken();
-      await guardDatabase(() =>
-        previewTokens.insertPreviewToken(previewTokens.PAGE_PREVIEWS, db, {
-          tokenHash: hashToken(token),
-          ownerId: id,
-          createdAt: timestamp(),
-        }),
-      );
-      return token;
-    },
-
-    async revokePreviewLinks(id: string): Promise<void> {
-      await guardDatabase(() => previewTokens.deletePreviewTokens(previewTokens.PAGE_PREVIEWS, db, id));
-    },
-
-    /** When the page's live preview link was made, if it has one. */
-    findPreviewLinkCreatedAt(id: string): Promise<string | undefined> {
-      return guardDatabase(() => previewTokens.findPreviewLinkCreatedAt(previewTokens.PAGE_PREVIEWS, db, id));
-    },
+    createPreviewLink: desk.createPreviewLink,
+    revokePreviewLinks: desk.revokePreviewLinks,
+    findPreviewLinkCreatedAt: desk.findPreviewLinkCreatedAt,
 
     /**
      * The page a preview link shows. A revoked or unknown link, or a page published by now
      * (publishing ends previews), is "not found": the link gives nothing away.
      */
     async getPreview(token: string): Promise<Page> {
-      const pageId = await guardDatabase(() =>
-        previewTokens.findPreviewOwnerId(previewTokens.PAGE_PREVIEWS, db, hashToken(token)),
-      );
+      const pageId = await desk.findPreviewOwnerId(token);
       const page = pageId ? await guardDatabase(() => pages.findPageById(db, pageId)) : undefined;
       if (!page || page.published) throw new DomainError("PREVIEW_NOT_FOUND", "This preview link has ended");
       return page;

@@ -8,7 +8,6 @@ import {
   type PostFormat,
   type PostInput,
 } from "#domain/post.ts";
-import type { PostRevision, PostRevisionSummary } from "#domain/revision.ts";
 import { CATEGORIES, type Category } from "#domain/categories.ts";
 import { ADMIN_POSTS_PER_PAGE, type Page, POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Dialect } from "../db/connect.ts";
@@ -27,7 +26,7 @@ import * as publicPosts from "../repositories/posts-public.ts";
 import * as postSearch from "../repositories/posts-search.ts";
 import * as previewTokens from "../repositories/preview-tokens.ts";
 import { renderPostBody } from "../render/post-body.ts";
-import { createToken, hashToken } from "./tokens.ts";
+import { createWritersDesk } from "./writers-desk.ts";
 import type { Post, PostSummary } from "#domain/post.ts";
 import type { Actor, AuditLog } from "./audit.ts";
 
@@ -111,11 +110,13 @@ export function createPostService({
     if (!post) throw new DomainError("POST_NOT_FOUND", "Post not found");
     return post;
   };
-  const getRevision = async (id: string, revisionId: string): Promise<PostRevision> => {
-    const revision = await guardDatabase(() => revisions.findRevisionIn(revisions.POST_REVISIONS, db, id, revisionId));
-    if (!revision) throw new DomainError("REVISION_NOT_FOUND", "Revision not found");
-    return revision;
-  };
+  const desk = createWritersDesk({
+    db,
+    now,
+    history: revisions.POST_REVISIONS,
+    previews: previewTokens.POST_PREVIEWS,
+    requireItem: requirePost,
+  });
 
   /** The draft a writer's save stores, its newsletter state following the post's past. */
   function draftToSave(input: PostInput, slug: string, before?: Post): PostDraft {
@@ -298,44 +299,17 @@ export function createPostService({
       return renderPostBody(format, content);
     },
 
-    /** Keeps what the writer is typing as a revision, without touching the post or publishing anything. */
-    async autosave(
-      id: string,
-      draft: { title: string; content: string; format: PostFormat },
-      writer: Writer,
-    ): Promise<PostRevisionSummary> {
-      await requirePost(id);
-      return guardDatabase(() =>
-        db.transaction().execute((trx) =>
-          revisions.recordRevisionIn(revisions.POST_REVISIONS, trx, {
-            ownerId: id,
-            kind: "autosave",
-            savedBy: writer.email,
-            createdAt: timestamp(),
-            ...draft,
-          }),
-        ),
-      );
-    },
-
-    /** An autosave newer than the post's last save: what a closed tab or a crash left unsaved. */
-    async findUnsavedDraft(id: string): Promise<PostRevision | undefined> {
-      const post = await requirePost(id);
-      return guardDatabase(() => revisions.findUnsavedAutosaveIn(revisions.POST_REVISIONS, db, post));
-    },
-
-    async listRevisions(id: string): Promise<PostRevisionSummary[]> {
-      return guardDatabase(() => revisions.listRevisionsIn(revisions.POST_REVISIONS, db, id));
-    },
-
-    getRevision,
+    autosave: desk.autosave,
+    findUnsavedDraft: desk.findUnsavedDraft,
+    listRevisions: desk.listRevisions,
+    getRevision: desk.getRevision,
 
     /**
      * Puts a revision's title and body back. The restore is itself a new revision, so the text
      * it replaced stays in the history: nothing is lost by restoring.
      */
     async restoreRevision(id: string, revisionId: string, writer: Writer): Promise<Post> {
-      const [post, revision] = await Promise.all([requirePost(id), getRevision(id, revisionId)]);
+      const [post, revision] = await Promise.all([requirePost(id), desk.getRevision(id, revisionId)]);
       const draft: PostDraft = { ...post, title: revision.title, content: revision.content, format: revision.format };
       const restored = await guardDatabase(() =>
         posts.updatePost(db, id, draft, timestamp(), { kind: "restore", savedBy: writer.email }),
@@ -345,40 +319,16 @@ export function createPostService({
       return restored;
     },
 
-    /**
-     * A secret link that shows the draft as readers will see it. Only its hash is stored, like a
-     * session's, so the link is shown once, now.
-     */
-    async createPreviewLink(id: string): Promise<string> {
-      await requirePost(id);
-      const token = createToken();
-      await guardDatabase(() =>
-        previewTokens.insertPreviewToken(previewTokens.POST_PREVIEWS, db, {
-          tokenHash: hashToken(token),
-          ownerId: id,
-          createdAt: timestamp(),
-        }),
-      );
-      return token;
-    },
-
-    async revokePreviewLinks(id: string): Promise<void> {
-      await guardDatabase(() => previewTokens.deletePreviewTokens(previewTokens.POST_PREVIEWS, db, id));
-    },
-
-    /** When the post's live preview link was made, if it has one. */
-    async findPreviewLinkCreatedAt(id: string): Promise<string | undefined> {
-      return guardDatabase(() => previewTokens.findPreviewLinkCreatedAt(previewTokens.POST_PREVIEWS, db, id));
-    },
+    createPreviewLink: desk.createPreviewLink,
+    revokePreviewLinks: desk.revokePreviewLinks,
+    findPreviewLinkCreatedAt: desk.findPreviewLinkCreatedAt,
 
     /**
      * The post a preview link shows. A revoked or unknown link, or a post that is public by
      * now (publishing ends previews), is "not found": the link gives nothing away.
      */
     async getPreview(token: string): Promise<Post> {
-      const postId = await guardDatabase(() =>
-        previewTokens.findPreviewOwnerId(previewTokens.POST_PREVIEWS, db, hashToken(token)),
-      );
+      const postId = await desk.findPreviewOwnerId(token);
       const post = postId ? await guardDatabase(() => posts.findPostById(db, postId)) : undefined;
       const isPublic = post
         ? await guardDatabase(() => publicPosts.findPublicPostById(db, post.id, timestamp()))

@@ -117,6 +117,7 @@ describe.each(testDialects())("public post counts on $dialect", ({ dialect, skip
       "0017-fediverse",
       "0018-fedify-store",
       "0019-analytics",
+      "0020-pages",
     ]);
     expect(await counts()).toEqual({ total: 2, listed: 2, byCategory: { Design: 2 } });
   });
