@@ -3,26 +3,14 @@ import { ErrorPanel } from "~/components/site/error-panel";
 import { PageArticle } from "~/components/site/page-article";
 import { errorMeta, pageMeta } from "~/lib/meta";
 import { withRouteErrors } from "~/lib/route-errors.server";
+import { PRIVATE_PREVIEW_HEADERS, requirePreviewToken } from "~/lib/writers-desk.server";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/page-preview";
-
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
-const ENDED_MESSAGE = "This preview link has ended";
-
-/** As a post's preview (routes/site/preview.tsx): for the holder of the link only, never cached, indexed or passed on. */
-const PRIVATE_HEADERS = {
-  "Cache-Control": "private, no-store",
-  "X-Robots-Tag": "noindex",
-  "Referrer-Policy": "no-referrer",
-};
 
 export const loader = withRouteErrors(
   { DATABASE_UNAVAILABLE: "Failed to load page. Please try again." },
   async ({ params, context }: Route.LoaderArgs) => {
-    if (!TOKEN_PATTERN.test(params.token)) {
-      throw data({ message: ENDED_MESSAGE }, { status: 404, headers: PRIVATE_HEADERS });
-    }
-    const page = await context.get(appContext).services.pages.getPreview(params.token);
+    const page = await context.get(appContext).services.pages.getPreview(requirePreviewToken(params.token));
     return data(
       {
         page: {
@@ -33,12 +21,12 @@ export const loader = withRouteErrors(
           lastUpdated: page.showLastUpdated ? (page.editedAt ?? undefined) : undefined,
         },
       },
-      { headers: PRIVATE_HEADERS },
+      { headers: PRIVATE_PREVIEW_HEADERS },
     );
   },
 );
 
-export const headers: Route.HeadersFunction = () => PRIVATE_HEADERS;
+export const headers: Route.HeadersFunction = () => PRIVATE_PREVIEW_HEADERS;
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) => [
   ...(error || !loaderData

@@ -3,32 +3,20 @@ import { ErrorPanel } from "~/components/site/error-panel";
 import { errorMeta, pageMeta } from "~/lib/meta";
 import { toArticleData } from "~/lib/post-card-data";
 import { withRouteErrors } from "~/lib/route-errors.server";
+import { PRIVATE_PREVIEW_HEADERS, requirePreviewToken } from "~/lib/writers-desk.server";
 import { appContext } from "#server/request-context.ts";
 import { PostArticleBody } from "~/components/site/post-article-body";
 import type { Route } from "./+types/preview";
 
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
-const ENDED_MESSAGE = "This preview link has ended";
-
-/** Private previews are for the person holding the link: never cached, indexed or passed on as a referrer. */
-const PRIVATE_HEADERS = {
-  "Cache-Control": "private, no-store",
-  "X-Robots-Tag": "noindex",
-  "Referrer-Policy": "no-referrer",
-};
-
 export const loader = withRouteErrors(
   { DATABASE_UNAVAILABLE: "Failed to load post. Please try again." },
   async ({ params, context }: Route.LoaderArgs) => {
-    if (!TOKEN_PATTERN.test(params.token)) {
-      throw data({ message: ENDED_MESSAGE }, { status: 404, headers: PRIVATE_HEADERS });
-    }
-    const post = await context.get(appContext).services.posts.getPreview(params.token);
-    return data({ post: toArticleData(post) }, { headers: PRIVATE_HEADERS });
+    const post = await context.get(appContext).services.posts.getPreview(requirePreviewToken(params.token));
+    return data({ post: toArticleData(post) }, { headers: PRIVATE_PREVIEW_HEADERS });
   },
 );
 
-export const headers: Route.HeadersFunction = () => PRIVATE_HEADERS;
+export const headers: Route.HeadersFunction = () => PRIVATE_PREVIEW_HEADERS;
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) => [
   ...(error || !loaderData ? errorMeta(error) : pageMeta(`Preview: ${loaderData.post.title}`, loaderData.post.excerpt)),
