@@ -1,24 +1,36 @@
-// The editor's calls beside the save, for a post and a page alike: autosave and preview links.
+// The editor's calls beside the save, for a post and a page alike: autosave, preview links and
+// revisions.
 // Each route names only its kind; the rules (who, what id, how a refusal reads) are here once.
 import { data, type RouterContextProvider } from "react-router";
+import { editorPaths } from "~/components/admin/editor/edited-item";
+import { compareRevision } from "~/components/admin/editor/revision-diff";
 import { requireAdmin, writerOf } from "./auth.server.ts";
+import { redirectWithFlash } from "./flash.server.ts";
 import { readFormData } from "./forms.server.ts";
-import { answerDomainErrors, type DomainFailure, type RouteErrorData } from "./route-errors.server.ts";
+import { answerDomainErrors, type DomainFailure, type RouteErrorData, withRouteErrors } from "./route-errors.server.ts";
 import { type AutosaveResult, type PreviewLinkResult, readEditorDraft } from "#domain/editor.ts";
 import { formText } from "#domain/forms.ts";
 import { isPostId } from "#domain/post.ts";
 import { appContext } from "#server/request-context.ts";
 
-interface DeskArgs {
+interface DeskArgs<Params = { id: string }> {
   request: Request;
   context: Readonly<RouterContextProvider>;
-  params: { id: string };
+  params: Params;
 }
 
 /** What differs between a post's desk and a page's. */
 const KINDS = {
-  post: { service: "posts", notFound: "Post not found", previewPath: (token: string) => `/preview/${token}` },
-  page: { service: "pages", notFound: "Page not found", previewPath: (token: string) => `/preview/page/${token}` },
+  post: {
+    service: "posts",
+    notFound: "Post not found",
+    previewPath: (token: string) => `/preview/${token}`,
+  },
+  page: {
+    service: "pages",
+    notFound: "Page not found",
+    previewPath: (token: string) => `/preview/page/${token}`,
+  },
 } as const;
 type DeskKind = keyof typeof KINDS;
 
@@ -85,4 +97,47 @@ export function requirePreviewToken(token: string): string {
     throw data({ message: PREVIEW_ENDED_MESSAGE }, { status: 404, headers: PRIVATE_PREVIEW_HEADERS });
   }
   return token;
+}
+
+export const REVISION_LOAD_FAILED_MESSAGE = "Failed to load revision";
+
+type RevisionParams = { id: string; revisionId: string };
+
+/** Item and revision ids are made alike; anything else names nothing and is answered without a query. */
+function requireRevisionIds(params: RevisionParams): RevisionParams {
+  if (!isPostId(params.id) || !isPostId(params.revisionId)) {
+    throw data<RouteErrorData>({ message: REVISION_LOAD_FAILED_MESSAGE }, { status: 404 });
+  }
+  return { id: params.id, revisionId: params.revisionId };
+}
+
+/** A revision beside the item's saved text, compared word by word. */
+export function revisionLoader(kind: DeskKind) {
+  return withRouteErrors(
+    { DATABASE_UNAVAILABLE: REVISION_LOAD_FAILED_MESSAGE },
+    async ({ request, context, params }: DeskArgs<RevisionParams>) => {
+      requireAdmin({ request, context });
+      const { services } = context.get(appContext);
+      const { id, revisionId } = requireRevisionIds(params);
+      const [saved, revision] = await Promise.all([
+        kind === "post" ? services.posts.getPostForEditing(id) : services.pages.getPageForEditing(id),
+        services[KINDS[kind].service].getRevision(id, revisionId),
+      ]);
+      return { editorHref: editorPaths({ kind, id: saved.id }).edit, comparison: compareRevision(revision, saved) };
+    },
+  );
+}
+
+/** Puts the revision back (itself a new revision) and returns to the editor. */
+export function restoreRevisionAction(kind: DeskKind) {
+  return withRouteErrors(
+    { DATABASE_UNAVAILABLE: "Failed to restore. Please try again." },
+    async ({ request, context, params }: DeskArgs<RevisionParams>) => {
+      const admin = requireAdmin({ request, context });
+      const desk = context.get(appContext).services[KINDS[kind].service];
+      const { id, revisionId } = requireRevisionIds(params);
+      await desk.restoreRevision(id, revisionId, writerOf(admin));
+      return redirectWithFlash(request, editorPaths({ kind, id }).edit, "restored");
+    },
+  );
 }
