@@ -4,6 +4,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { editorPaths } from "~/components/admin/editor/edited-item";
 import { compareRevision } from "~/components/admin/editor/revision-diff";
+import { REVISION_LOAD_FAILED_MESSAGE } from "~/components/admin/editor/revision-view";
 import { requireAdmin, writerOf } from "./auth.server.ts";
 import { redirectWithFlash } from "./flash.server.ts";
 import { readFormData } from "./forms.server.ts";
@@ -98,8 +99,6 @@ export function requirePreviewToken(token: string): string {
   }
   return token;
 }
-
-export const REVISION_LOAD_FAILED_MESSAGE = "Failed to load revision";
 
 type RevisionParams = { id: string; revisionId: string };
 

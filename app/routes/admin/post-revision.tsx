@@ -1,6 +1,6 @@
-import { RevisionView } from "~/components/admin/editor/revision-view";
+import { REVISION_LOAD_FAILED_MESSAGE, RevisionView } from "~/components/admin/editor/revision-view";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
-import { REVISION_LOAD_FAILED_MESSAGE, restoreRevisionAction, revisionLoader } from "~/lib/writers-desk.server";
+import { restoreRevisionAction, revisionLoader } from "~/lib/writers-desk.server";
 import type { Route } from "./+types/post-revision";
 
 export const loader = revisionLoader("post");

@@ -3,6 +3,9 @@ import { buttonStyles } from "~/components/ui/styles";
 import { formatDateTime } from "~/lib/format";
 import type { compareRevision, DiffPart } from "./revision-diff";
 
+/** What the revision screen says when it cannot load, on the page and in its error boundary. */
+export const REVISION_LOAD_FAILED_MESSAGE = "Failed to load revision";
+
 function Diff({ parts, label }: { parts: DiffPart[]; label: string }) {
   return (
     <div
