@@ -85,7 +85,7 @@ const PAGE = {
   ].join("\n\n"),
 };
 
-/** Signs in as the writer and posts a form as a browser without JavaScript would; fails unless it redirects. */
+/** Posts a form as the writer, as a browser without JavaScript would; a refusal (4xx, 5xx) stops the run. */
 async function postAsWriter(base: string, cookie: string, pathname: string, fields: Record<string, string>) {
   const response = await fetch(`${base}${pathname}`, {
     method: "POST",
@@ -93,9 +93,7 @@ async function postAsWriter(base: string, cookie: string, pathname: string, fiel
     headers: { Origin: base, Cookie: cookie },
     redirect: "manual",
   });
-  if (response.status !== 302 && response.status !== 303) {
-    throw new Error(`POST ${pathname} answered ${response.status}, not a redirect`);
-  }
+  if (response.status >= 400) throw new Error(`POST ${pathname} answered ${response.status}`);
 }
 
 async function prepareWritersPage(base: string): Promise<string> {
@@ -115,6 +113,14 @@ async function prepareWritersPage(base: string): Promise<string> {
   );
   await postAsWriter(base, cookie, "/admin/settings", { timeZone: "UTC", postsPerPage: "10", ...current, ...LOOK });
   await postAsWriter(base, cookie, "/admin/pages/new", PAGE);
+  // The page must be there, in the writer's colour, or its scores would measure something else.
+  const page = await fetch(`${base}/${PAGE.slug}`);
+  const html = await page.text();
+  if (page.status !== 200 || !html.includes(`--color-indigo-700:${LOOK.accentColor}`)) {
+    throw new Error(
+      `/${PAGE.slug} answered ${page.status} ${html.includes(LOOK.accentColor) ? "" : "without the accent"}`,
+    );
+  }
   return `/${PAGE.slug}`;
 }
 
