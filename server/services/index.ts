@@ -20,6 +20,7 @@ import { createDatabaseMediaStore } from "../repositories/media-store.ts";
 import type { ScryptCost } from "./passwords.ts";
 import { createPortabilityService } from "./portability.ts";
 import { createPostNewsletter } from "./post-newsletter.ts";
+import { createNavigationService } from "./navigation.ts";
 import { createPageService } from "./pages.ts";
 import { createPostService } from "./posts.ts";
 import { createSetupService } from "./setup.ts";
@@ -106,11 +107,13 @@ export function createServices({
   const readSite = async () => ({ title: (await siteSettings.current()).title, url: siteUrl });
   const postNewsletter = createPostNewsletter({ db, now, outbox, readSite, emailOn });
   const comments = createCommentService({ db, now, ipSalt: commentIpSalt, changes });
+  const pages = createPageService({ db, now, audit, changes });
   return {
     changes,
     posts: createPostService({ db, dialect, now, audit, changes, newsletter: emailOn ? postNewsletter : undefined }),
     comments,
-    pages: createPageService({ db, now, audit, changes }),
+    pages,
+    navigation: createNavigationService({ siteSettings, pages }),
     fediverse: createFediverseService({ db, now, audit, comments, siteUrl }),
     auth,
     twoFactor,

@@ -56,18 +56,10 @@ function fediverseServices({ approveFollowsByHand = false } = {}) {
         }),
       ),
     },
-    // The site layout's menus link the built-in pages by their current slugs.
-    pages: {
-      resolvePublicPageSlugs: vi.fn(() => Promise.resolve(new Map<string, string>())),
-      resolveBuiltInPageSlugs: vi.fn(() =>
-        Promise.resolve(
-          new Map([
-            ["about", "about"],
-            ["privacy", "privacy"],
-            ["terms", "terms"],
-          ]),
-        ),
-      ),
+    // The site layout also reads the menus.
+    navigation: {
+      links: vi.fn(() => Promise.resolve({ header: [], footer: [] })),
+      offlineLinks: vi.fn(() => ({ header: [], footer: [] })),
     },
   };
 }

@@ -3,7 +3,6 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { formFailure, parseSubmission, perform } from "~/lib/forms.server";
 import { addNavigationLinkForm, NAVIGATION_SAVE_FAILED_MESSAGE } from "#domain/navigation.ts";
 import { appContext } from "#server/request-context.ts";
-import { changeNavigation } from "#server/services/navigation.ts";
 import type { Route } from "./+types/navigation-add";
 
 /** The Add link form of either menu on /admin/navigation: the owner's alone, like Settings. */
@@ -14,7 +13,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { menu, link } = submission.input;
   const done = await perform(
     context,
-    () => changeNavigation(context.get(appContext).services, { action: "add", menu, link }, actorOf(owner)),
+    () => context.get(appContext).services.navigation.change({ action: "add", menu, link }, actorOf(owner)),
     {
       values: submission.values,
       messages: {

@@ -3,7 +3,6 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { formFailure, parseSubmission, perform } from "~/lib/forms.server";
 import { NAVIGATION_SAVE_FAILED_MESSAGE, navigationChangeForm } from "#domain/navigation.ts";
 import { appContext } from "#server/request-context.ts";
-import { changeNavigation } from "#server/services/navigation.ts";
 import type { Route } from "./+types/navigation-change";
 
 const UNKNOWN_CHANGE_MESSAGE = "The change could not be read. Please reload the page and try again.";
@@ -22,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const done = await perform(
     context,
-    () => changeNavigation(context.get(appContext).services, submission.input, actorOf(owner)),
+    () => context.get(appContext).services.navigation.change(submission.input, actorOf(owner)),
     { values: {}, messages: { DATABASE_UNAVAILABLE: NAVIGATION_SAVE_FAILED_MESSAGE } },
   );
   if (!done.ok) return done.response;

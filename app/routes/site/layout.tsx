@@ -5,11 +5,7 @@ import type { loader as rootLoader } from "~/root";
 import { isDomainError } from "#domain/errors.ts";
 import { fediverseHandle } from "#domain/fediverse.ts";
 import { appContext } from "#server/request-context.ts";
-import {
-  readSiteNavigationLinks,
-  readSiteNavigationLinksOffline,
-  type SiteNavigationLinks,
-} from "#server/services/navigation.ts";
+import type { SiteNavigationLinks } from "#server/services/navigation.ts";
 import type { Route } from "./+types/layout";
 
 /**
@@ -48,9 +44,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     services.fediverse
       .settings()
       .then((settings) => fediverseHandle(settings.handle, site.siteUrl), outage<string | undefined>(undefined)),
-    readSiteNavigationLinks(services.pages, site).catch(
-      outage<SiteNavigationLinks>(readSiteNavigationLinksOffline(site)),
-    ),
+    services.navigation.links(site).catch(outage<SiteNavigationLinks>(services.navigation.offlineLinks(site))),
   ]);
   return { fediverseHandle: handle, navigation };
 }
