@@ -2,13 +2,11 @@
 // where a writer's save (repositories/pages.ts) dates them now. Their export is the generic
 // one of repositories/portability.ts.
 import type { Insertable, Transaction } from "kysely";
-import { mediaHashesIn } from "#domain/media.ts";
 import type { Database, PageRevisionsTable, PagesTable } from "../db/schema.ts";
-import { renderPostBody } from "../render/post-body.ts";
-import { PAGE_MEDIA_USES, replaceMediaUsesIn } from "./media.ts";
+import { insertPage } from "./pages.ts";
 import { type Db, toIsoString } from "./rows.ts";
 
-/** A page as an import writes it: every column but the HTML, which is rendered here as a save does. */
+/** A page as an import writes it: every column but the HTML, which the save renders. */
 export type ImportedPageRow = Omit<Insertable<PagesTable>, "content_html">;
 
 export async function pageIdExists(db: Db, id: string): Promise<boolean> {
@@ -30,17 +28,30 @@ export async function findBuiltInPage(
   );
 }
 
-/**
- * Writes an imported page, and the uploaded images it shows as in use (those this blog has),
- * as a writer's save records them: such an image stays out of the prune.
- */
+/** Writes an imported page through the one page write (repositories/pages.ts), dated as its source had it. */
 export async function insertImportedPage(trx: Transaction<Database>, row: ImportedPageRow): Promise<void> {
-  await trx
-    .insertInto("pages")
-    .values({ ...row, content_html: renderPostBody(row.format === "html" ? "html" : "markdown", row.content).html })
-    .execute();
-  const hashes = mediaHashesIn(row.content);
-  if (hashes.length > 0) await replaceMediaUsesIn(PAGE_MEDIA_USES, trx, row.id, hashes, toIsoString(row.updated_at));
+  const updatedAt = toIsoString(row.updated_at);
+  await insertPage(
+    trx,
+    {
+      slug: row.slug,
+      title: row.title,
+      content: row.content,
+      format: row.format === "html" ? "html" : "markdown",
+      description: row.description ?? "",
+      published: row.published === 1,
+      showLastUpdated: row.show_last_updated === 1,
+    },
+    updatedAt,
+    undefined,
+    {
+      id: row.id,
+      builtIn: row.built_in ?? null,
+      editedAt: row.edited_at == null ? null : toIsoString(row.edited_at),
+      createdAt: toIsoString(row.created_at),
+      updatedAt,
+    },
+  );
 }
 
 export type PageRevisionRow = Insertable<PageRevisionsTable>;

@@ -116,15 +116,41 @@ async function afterSave(
   if (draft.published) await deletePreviewTokens(PAGE_PREVIEWS, trx, id);
 }
 
-/** Writes a new page; the writer saved it, so it is `edited` now. */
-export async function insertPage(db: Db, draft: PageDraft, now: string, revision?: PageRevisionAuthor): Promise<Page> {
-  const id = newId();
+/** What an import keeps of a page as its source had it; a writer's new page has none of it. */
+export interface StoredPageFields {
+  id: string;
+  builtIn: string | null;
+  editedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Writes a new page: a writer's, saved now (so `edited` now), or an imported one as its source
+ * had it (`stored`), its images' uses dated by its last update.
+ */
+export async function insertPage(
+  db: Db,
+  draft: PageDraft,
+  now: string,
+  revision?: PageRevisionAuthor,
+  stored?: StoredPageFields,
+): Promise<Page> {
+  const id = stored?.id ?? newId();
+  const dates = stored
+    ? {
+        built_in: stored.builtIn,
+        edited_at: stored.editedAt,
+        created_at: stored.createdAt,
+        updated_at: stored.updatedAt,
+      }
+    : { edited_at: now, created_at: now, updated_at: now };
   return inTransaction(db, async (trx) => {
     await trx
       .insertInto("pages")
-      .values({ id, ...draftColumns(draft), edited_at: now, created_at: now, updated_at: now })
+      .values({ id, ...draftColumns(draft), ...dates })
       .execute();
-    await afterSave(trx, id, draft, now, revision);
+    await afterSave(trx, id, draft, stored?.updatedAt ?? now, revision);
     return (await findPageById(trx, id))!;
   });
 }
