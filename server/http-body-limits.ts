@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { RequestHandler, Response } from "express";
 import { MEDIA_LIMITS } from "#domain/media.ts";
 import { IMPORT_MAX_BYTES } from "#domain/portability.ts";
 import { SUBSCRIBER_CSV_MAX_BYTES } from "#domain/subscribers.ts";
@@ -26,12 +26,12 @@ export const IMAGE_UPLOAD_PATH = "/admin/media";
 /** Room for the multipart boundaries and headers around the image itself. */
 export const IMAGE_UPLOAD_MAX_BYTES = MEDIA_LIMITS.maxBytes + 64 * 1024;
 
+/** The logo and site icon forms of Settings, with and without JavaScript. */
+export const SITE_IMAGE_UPLOAD_PATHS = ["/admin/settings/images", "/admin/settings/images.data"] as const;
 /**
  * The Subscribers screen's CSV import, read into memory (at most SUBSCRIBER_CSV_MAX_BYTES): the
  * form's address, and the `.data` address React Router posts the same form to when it runs.
  */
-/** The logo and site icon forms of Settings, with and without JavaScript. */
-export const SITE_IMAGE_UPLOAD_PATHS = ["/admin/settings/images", "/admin/settings/images.data"] as const;
 export const SUBSCRIBER_CSV_UPLOAD_PATHS = ["/admin/subscribers/import", "/admin/subscribers/import.data"] as const;
 /** The CSV, and room for the multipart framing and the consent box. */
 export const SUBSCRIBER_CSV_UPLOAD_MAX_BYTES = SUBSCRIBER_CSV_MAX_BYTES + 64 * 1024;
@@ -93,16 +93,18 @@ export function limitRequestBodies(
       return;
     }
     if (Number(declared) > maxBytes) {
-      res.status(413).set("Connection", "close");
       if (own?.json) {
-        res.json(own.json);
+        res.status(413).set("Connection", "close").json(own.json);
         return;
       }
-      res
-        .type("text/plain")
-        .send(`Payload Too Large: ${own?.describe ?? `requests may be at most ${maxBytes / 1024 / 1024} MB`}.`);
+      refuseTooLarge(res, own?.describe ?? `requests may be at most ${maxBytes / 1024 / 1024} MB`);
       return;
     }
     next();
   };
+}
+
+/** The one 413 in plain text: what was too large and the limit, then the connection closes. */
+export function refuseTooLarge(res: Response, description: string): void {
+  res.status(413).set("Connection", "close").type("text/plain").send(`Payload Too Large: ${description}.`);
 }

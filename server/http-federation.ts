@@ -1,6 +1,6 @@
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import type { BlogFederation } from "./federation/federation.ts";
-import { INBOX_MAX_BODY_BYTES } from "./http-body-limits.ts";
+import { INBOX_MAX_BODY_BYTES, refuseTooLarge } from "./http-body-limits.ts";
 
 /** The addresses Fedify answers (docs/decisions/0015-fediverse.md); a reverse proxy must pass them. */
 const FEDERATION_PATH = /^\/(?:\.well-known\/(?:webfinger|nodeinfo)$|nodeinfo\/|ap\/)/;
@@ -64,8 +64,7 @@ export function serveFederation({ fediverse, posts, siteUrl }: FederationMountOp
 }
 
 function tooLarge(res: ExpressResponse): void {
-  res.status(413).set("Connection", "close").type("text/plain");
-  res.send(`Payload Too Large: activities may be at most ${INBOX_MAX_BODY_BYTES / 1024} KB.`);
+  refuseTooLarge(res, `activities may be at most ${INBOX_MAX_BODY_BYTES / 1024} KB`);
 }
 
 /** The request as Fedify takes it; undefined when its body runs past INBOX_MAX_BODY_BYTES. */
