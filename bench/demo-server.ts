@@ -20,6 +20,35 @@ export async function waitUntilUp(url: string, child?: ChildProcess): Promise<vo
   throw new Error(`${url} did not answer`);
 }
 
+/** Stops a server process with SIGTERM, as an operator would, and waits for it to exit. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+export interface Latency {
+  p50: number;
+  p99: number;
+  count: number;
+}
+
+/** Sequential requests (one at a time) until `done` says stop, at least 20; their p50 and p99 in ms. */
+export async function pageLatency(url: string, done: () => boolean): Promise<Latency> {
+  const timings: number[] = [];
+  while (timings.length < 20 || !done()) {
+    const started = performance.now();
+    const response = await fetch(url, { headers: { "accept-encoding": "gzip" } });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    timings.push(performance.now() - started);
+  }
+  timings.sort((a, b) => a - b);
+  const at = (share: number) => timings[Math.min(timings.length - 1, Math.floor(share * timings.length))]!;
+  return { p50: at(0.5), p99: at(0.99), count: timings.length };
+}
+
 export interface DemoServer {
   base: string;
   /** The address of one published post, read off /blog. */
@@ -47,11 +76,7 @@ export async function startDemoServer(port: number, environment: Record<string, 
     stdio: ["ignore", "ignore", "inherit"],
   });
   const stop = async () => {
-    if (server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      server.kill("SIGTERM");
-      await exited;
-    }
+    await stopServer(server);
     rmSync(directory, { recursive: true, force: true });
   };
   try {

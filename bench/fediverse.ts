@@ -5,7 +5,7 @@
 // shared inbox has the post's Create, the same with shared inboxes left out (1,000 deliveries),
 // and an uncached post page's latency while idle and while each delivery runs.
 // Target (issue 25): reader pages' latency does not move while a delivery runs.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,7 +16,7 @@ import { type Arrival, type FediversePeer, startFediversePeer } from "../tests/s
 import { type DatabaseHandle, openDatabase } from "../server/db/connect.ts";
 import { createServices } from "../server/services/index.ts";
 import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
-import { waitUntilUp } from "./demo-server.ts";
+import { type Latency, pageLatency, stopServer, waitUntilUp } from "./demo-server.ts";
 
 const SERVERS = Number(process.env.BENCH_FEDIVERSE_SERVERS ?? 100);
 const PER_SERVER = Number(process.env.BENCH_FEDIVERSE_PER_SERVER ?? 10);
@@ -24,34 +24,6 @@ const PORT = Number(process.env.BENCH_FEDIVERSE_PORT ?? 3296);
 const IDLE_SECONDS = 5;
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const SECRET = "fediverse bench secret, thirty-two characters or more";
-
-interface Latency {
-  p50: number;
-  p99: number;
-  count: number;
-}
-
-/** Sequential requests (one at a time) until `done` says stop, at least 20; their p50 and p99 in ms. */
-async function pageLatency(url: string, done: () => boolean): Promise<Latency> {
-  const timings: number[] = [];
-  while (timings.length < 20 || !done()) {
-    const started = performance.now();
-    const response = await fetch(url, { headers: { "accept-encoding": "gzip" } });
-    await response.arrayBuffer();
-    if (!response.ok) throw new Error(`${url}: ${response.status}`);
-    timings.push(performance.now() - started);
-  }
-  timings.sort((a, b) => a - b);
-  const at = (share: number) => timings[Math.min(timings.length - 1, Math.floor(share * timings.length))]!;
-  return { p50: at(0.5), p99: at(0.99), count: timings.length };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
 
 /** Inboxes that have the Create of `objectId`, each counted once. */
 function inboxesWithCreate(arrivals: Arrival[], objectId: string): Set<string> {
@@ -160,7 +132,7 @@ async function benchOn(target: Target, peer: FediversePeer): Promise<Figures> {
     const personal = await deliver("The bench's post to every inbox", actors.length);
     return { idle, shared, personal };
   } finally {
-    await stop(server);
+    await stopServer(server);
     await handle?.close();
   }
 }
@@ -183,9 +155,14 @@ export async function benchFediverse(): Promise<void> {
       open: () => openDatabase({ dialect: "postgres", connectionString: postgresUrl.href }),
     },
   ];
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${postgresName}`);
+  // As the other benchmarks do (scratch-databases.ts): without a PostgreSQL, say so and measure SQLite.
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  const reachable = await admin.connect().then(
+    () => true,
+    (error: Error) => (console.log(`\nfediverse on postgres: skipped (${error.message})`), false),
+  );
+  if (reachable) await admin.query(`create database ${postgresName}`);
+  else targets.pop();
   const peer = await startFediversePeer({ servers: SERVERS, verifySignatures: false });
   try {
     const results: [string, Figures][] = [];
@@ -214,8 +191,10 @@ export async function benchFediverse(): Promise<void> {
     }
   } finally {
     await peer.close();
-    await admin.query(`drop database if exists ${postgresName} with (force)`);
-    await admin.end();
+    if (reachable) {
+      await admin.query(`drop database if exists ${postgresName} with (force)`);
+      await admin.end();
+    }
     rmSync(directory, { recursive: true, force: true });
   }
 }

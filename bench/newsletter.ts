@@ -4,7 +4,7 @@
 // subscribers" ticked. Printed: messages a second, the server's peak RSS growth during the send,
 // and an uncached post page's latency while idle and during the send.
 // Targets (issue 24): at least 200 messages/s, under 50 MB of growth, latency within 20% of idle.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,7 +14,7 @@ import { insertActiveSubscribers } from "../tests/support/subscribers.ts";
 import { openDatabase } from "../server/db/connect.ts";
 import { createServices } from "../server/services/index.ts";
 import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
-import { waitUntilUp } from "./demo-server.ts";
+import { pageLatency, stopServer, waitUntilUp } from "./demo-server.ts";
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 10_000);
 const PORT = Number(process.env.BENCH_NEWSLETTER_PORT ?? 3295);
@@ -26,28 +26,6 @@ const SECRET = "newsletter bench secret, thirty-two characters or more";
 function rssMegabytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(status.match(/VmRSS:\s+(\d+) kB/)?.[1] ?? Number.NaN) / 1024;
-}
-
-/** Sequential requests (one at a time) until `done` says stop, at least 20; their p50 and p99 in ms. */
-async function pageLatency(url: string, done: () => boolean): Promise<{ p50: number; p99: number; count: number }> {
-  const timings: number[] = [];
-  while (timings.length < 20 || !done()) {
-    const started = performance.now();
-    const response = await fetch(url, { headers: { "accept-encoding": "gzip" } });
-    await response.arrayBuffer();
-    if (!response.ok) throw new Error(`${url}: ${response.status}`);
-    timings.push(performance.now() - started);
-  }
-  timings.sort((a, b) => a - b);
-  const at = (share: number) => timings[Math.min(timings.length - 1, Math.floor(share * timings.length))]!;
-  return { p50: at(0.5), p99: at(0.99), count: timings.length };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 export async function benchNewsletter(): Promise<void> {
@@ -77,7 +55,7 @@ export async function benchNewsletter(): Promise<void> {
     stdio: ["ignore", "ignore", "inherit"],
   });
   const handle = await openDatabase({ dialect: "sqlite", filename }).catch(async (error: unknown) => {
-    await stop(server);
+    await stopServer(server);
     throw error;
   });
   try {
@@ -143,7 +121,7 @@ export async function benchNewsletter(): Promise<void> {
       `| the same during the send | ${busy.p50.toFixed(1)} / ${busy.p99.toFixed(1)} ms (${busy.count} requests), p50 ${slower >= 0 ? "+" : ""}${(slower * 100).toFixed(0)}% | within 20% |`,
     );
   } finally {
-    await stop(server);
+    await stopServer(server);
     await handle.close();
     await sink.close();
     rmSync(directory, { recursive: true, force: true });

@@ -17,7 +17,7 @@ import { formatWeights, measurePages } from "./bundle-size.ts";
 import { COMMON_WORD, RARE_WORD } from "./data.ts";
 import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
 import { benchAnalytics } from "./analytics.ts";
-import { waitUntilUp } from "./demo-server.ts";
+import { stopServer, waitUntilUp } from "./demo-server.ts";
 import { benchFediverse } from "./fediverse.ts";
 import { benchNewsletter } from "./newsletter.ts";
 
@@ -69,13 +69,6 @@ function startBlog(databaseUrl: string, env: Record<string, string> = {}): Child
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 function fillDatabase(databaseUrl: string): void {
@@ -203,7 +196,7 @@ http {
     return {
       name: "nginx (gzip on, one worker)",
       stop: async () => {
-        await stop(child);
+        await stopServer(child);
         rmSync(directory, { recursive: true, force: true });
       },
     };
@@ -252,7 +245,7 @@ async function main(): Promise<void> {
       try {
         await waitUntilUp(`${base}/healthz`, migrating);
       } finally {
-        await stop(migrating);
+        await stopServer(migrating);
       }
       fillDatabase(database.url);
       if (database.name === "PostgreSQL") await vacuumAnalyze(database.url);
@@ -274,7 +267,7 @@ async function main(): Promise<void> {
           const measured = await measureServer(base, routes, server.pid!);
           results.push({ database: database.name, cache, ...measured });
         } finally {
-          await stop(server);
+          await stopServer(server);
         }
       }
     }
