@@ -101,8 +101,11 @@ export function emailSender(settings: Pick<SiteSettings, "title" | "emailFromNam
 /** What the settings form edits: the logo and the icon have their own upload forms, the menus their screen. */
 export const siteSettingsFormSchema = siteSettingsSchema.omit({ logo: true, siteIcon: true, navigation: true });
 
-/** What a save of the settings form (or a script) hands the service: the menus are saved on their own. */
-export type SiteSettingsInput = Omit<SiteSettings, "navigation">;
+/**
+ * What a save of the settings form (or a script) hands the service. The logo, the icon and the
+ * menus are saved by their own forms; a save of this one keeps what is stored for them.
+ */
+export type SiteSettingsFormInput = z.infer<typeof siteSettingsFormSchema>;
 
 export const siteSettingsForm = defineForm({
   fields: [

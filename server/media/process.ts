@@ -59,7 +59,32 @@ export async function sniffImageType(bytes: Uint8Array, declaredType = ""): Prom
 
 // failOn "error" refuses truncated and corrupt files; limitInputPixels stops a decompression
 // bomb before its pixels are decoded (the header check below answers first, with a message).
-const INPUT_OPTIONS = { limitInputPixels: MEDIA_LIMITS.maxPixels, failOn: "error" } as const;
+export const INPUT_OPTIONS = { limitInputPixels: MEDIA_LIMITS.maxPixels, failOn: "error" } as const;
+
+/**
+ * The checks every upload passes before anything is decoded, whether for the media library
+ * or for the logo and the icon (site-images.ts): the byte limit, the type from the bytes, a
+ * readable header and the pixel limit, each refused with its own message. Returns the type
+ * and the header; decode the bytes with INPUT_OPTIONS.
+ */
+export async function checkUpload(
+  bytes: Buffer,
+  declaredType?: string,
+): Promise<{ mime: AcceptedMime; metadata: Metadata & { width: number; height: number } }> {
+  if (bytes.byteLength > MEDIA_LIMITS.maxBytes) throw new DomainError("MEDIA_TOO_LARGE", TOO_LARGE_MESSAGE);
+  const mime = await sniffImageType(bytes, declaredType);
+  const sharp = await loadSharp();
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(bytes, { ...INPUT_OPTIONS, limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw new DomainError("MEDIA_UNSUPPORTED", "This image could not be read.", { cause: error });
+  }
+  const { width, height } = metadata;
+  if (!width || !height) throw new DomainError("MEDIA_UNSUPPORTED", "This image could not be read.");
+  if (width * height > MEDIA_LIMITS.maxPixels) throw new DomainError("MEDIA_TOO_LARGE", TOO_MANY_PIXELS_MESSAGE);
+  return { mime, metadata: { ...metadata, width, height } };
+}
 
 const ENCODERS: Record<ImageFormat, (image: Sharp) => Sharp> = {
   // Plain libjpeg settings: mozjpeg saves ~10% of bytes for four times the encoding time.
@@ -78,28 +103,15 @@ const ENCODERS: Record<ImageFormat, (image: Sharp) => Sharp> = {
  * it described is applied to the pixels.
  */
 export async function processImage(bytes: Buffer, declaredType?: string): Promise<ProcessedImage> {
-  if (bytes.byteLength > MEDIA_LIMITS.maxBytes) throw new DomainError("MEDIA_TOO_LARGE", TOO_LARGE_MESSAGE);
-  const mime = await sniffImageType(bytes, declaredType);
+  const { mime, metadata } = await checkUpload(bytes, declaredType);
   const format = ACCEPTED_IMAGE_TYPES[mime];
-
-  const sharp = await loadSharp();
-  let metadata: Metadata;
-  try {
-    metadata = await sharp(bytes, { ...INPUT_OPTIONS, limitInputPixels: false }).metadata();
-  } catch (error) {
-    throw new DomainError("MEDIA_UNSUPPORTED", "This image could not be read.", { cause: error });
-  }
   const { width: storedWidth, height: storedHeight } = metadata;
-  if (!storedWidth || !storedHeight) throw new DomainError("MEDIA_UNSUPPORTED", "This image could not be read.");
-  if (storedWidth * storedHeight > MEDIA_LIMITS.maxPixels) {
-    throw new DomainError("MEDIA_TOO_LARGE", TOO_MANY_PIXELS_MESSAGE);
-  }
   // Orientations 5–8 turn the image a quarter: readers see it the other way round.
   const quarterTurn = (metadata.orientation ?? 1) >= 5;
   const width = quarterTurn ? storedHeight : storedWidth;
   const height = quarterTurn ? storedWidth : storedHeight;
 
-  const base = sharp(bytes, INPUT_OPTIONS).rotate();
+  const base = (await loadSharp())(bytes, INPUT_OPTIONS).rotate();
   const outputs: { width: number; format: ImageFormat }[] = [{ width: 0, format }];
   const formats = [...new Set<ImageFormat>(["avif", "webp", format])];
   for (const variantWidth of variantWidthsFor(width)) {

@@ -1,16 +1,13 @@
 import { DomainError } from "#domain/errors.ts";
-import { MEDIA_LIMITS } from "#domain/media.ts";
 import { loadSharp } from "./sharp.ts";
-import { sha256Hex, sniffImageType, TOO_LARGE_MESSAGE } from "./process.ts";
+import { checkUpload, INPUT_OPTIONS, sha256Hex } from "./process.ts";
 import type { MediaFile } from "./store.ts";
 
 /** The square sizes browsers ask for: the favicon, Apple's touch icon, the manifest's two. */
 export const SITE_ICON_SIZES = [32, 180, 192, 512] as const;
 /** The logo is drawn 48 px high in the header; twice that for high-density screens. */
 export const LOGO_HEIGHT = 96;
-const LOGO_MAX_WIDTH = 480;
-
-const INPUT_OPTIONS = { limitInputPixels: MEDIA_LIMITS.maxPixels, failOn: "error" } as const;
+export const LOGO_MAX_WIDTH = 480;
 
 /**
  * The files of a site image, made once at upload and kept in the media store under the hash
@@ -23,9 +20,9 @@ export interface SiteImage {
   files: MediaFile[];
 }
 
+/** The media library's checks (size, type, pixels), then a resizer of the bytes to PNG. */
 async function readable(bytes: Buffer, declaredType: string) {
-  if (bytes.byteLength > MEDIA_LIMITS.maxBytes) throw new DomainError("MEDIA_TOO_LARGE", TOO_LARGE_MESSAGE);
-  await sniffImageType(bytes, declaredType);
+  await checkUpload(bytes, declaredType);
   const sharp = await loadSharp();
   return (options: { width: number; height?: number; fit: "cover" | "inside" }) =>
     sharp(bytes, INPUT_OPTIONS)

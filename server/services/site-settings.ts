@@ -4,7 +4,8 @@ import {
   DEFAULT_SITE_DESCRIPTION,
   DEFAULT_SITE_TITLE,
   type SiteSettings,
-  type SiteSettingsInput,
+  siteSettingsFormSchema,
+  type SiteSettingsFormInput,
   siteSettingsSchema,
 } from "#domain/site-settings.ts";
 import { type Navigation, type NavigationChangeResult, navigationOrDefault } from "#domain/navigation.ts";
@@ -46,6 +47,8 @@ const SITE_IMAGE_MAKERS: Record<SiteImageKind, (bytes: Buffer, type: string) => 
   logo: makeLogo,
   siteIcon: makeSiteIcon,
 };
+/** The settings the settings form edits; anything else a caller hands `update` is left as stored. */
+const FORM_KEYS = Object.keys(siteSettingsFormSchema.shape) as (keyof SiteSettingsFormInput)[];
 const settingValue = (kind: SiteImageKind, image: SiteImage) =>
   kind === "logo" ? `${image.hash}:${image.width}x${image.height}` : image.hash;
 
@@ -95,6 +98,12 @@ export function createSiteSettingsService({ db, now, defaults, audit, store }: S
     return cache.settings;
   }
 
+  /** One image's setting over the stored settings, read afresh, so a save a moment ago on another server survives. */
+  async function saveImageSetting(kind: SiteImageKind, value: string, actor: Actor): Promise<SiteSettings> {
+    const current = await load(now().getTime());
+    return save({ ...current, [kind]: value }, "settings-changed", kind, actor);
+  }
+
   return {
     /**
      * The settings for this request. Read at most once a second from the database, so a save
@@ -114,16 +123,15 @@ export function createSiteSettingsService({ db, now, defaults, audit, store }: S
     },
 
     /**
-     * Saves the settings form (and the images'). The menus are not part of it: they keep what
-     * is stored, read afresh, so a menu saved a moment ago on another server survives.
+     * Saves the settings form. The logo, the icon and the menus are not part of it: they keep
+     * what is stored, read afresh (not from the one-second cache), so an image or a menu saved
+     * a moment ago, on this server or another, survives a form read before it.
      */
-    async update(input: SiteSettingsInput, actor: Actor): Promise<SiteSettings> {
-      const { navigation } = await load(now().getTime());
-      const settings: SiteSettings = { ...input, navigation };
-      const before = cache?.settings;
-      const changed = Object.keys(input).filter(
-        (key) => key !== "navigation" && before?.[key as keyof SiteSettings] !== settings[key as keyof SiteSettings],
-      );
+    async update(input: SiteSettingsFormInput, actor: Actor): Promise<SiteSettings> {
+      const current = await load(now().getTime());
+      const settings: SiteSettings = { ...current };
+      for (const key of FORM_KEYS) Object.assign(settings, { [key]: input[key] });
+      const changed = FORM_KEYS.filter((key) => current[key] !== settings[key]);
       return save(settings, "settings-changed", changed.join(", "), actor);
     },
 
@@ -155,12 +163,12 @@ export function createSiteSettingsService({ db, now, defaults, audit, store }: S
     ): Promise<SiteSettings> {
       const image = await SITE_IMAGE_MAKERS[kind](upload.bytes, upload.declaredType);
       await guardDatabase(() => store.put(image.hash, image.files));
-      return this.update({ ...(await this.current()), [kind]: settingValue(kind, image) }, actor);
+      return saveImageSetting(kind, settingValue(kind, image), actor);
     },
 
     /** Back to the product's own: no logo, or today's favicon. */
     async removeImage(kind: SiteImageKind, actor: Actor): Promise<SiteSettings> {
-      return this.update({ ...(await this.current()), [kind]: "" }, actor);
+      return saveImageSetting(kind, "", actor);
     },
 
     /** One size of the site icon, or undefined while the writer has none (or that size is not made). */

@@ -7,9 +7,12 @@ import { action as imagesAction } from "../../app/routes/admin/settings-images.t
 import { action as settingsAction } from "../../app/routes/admin/settings.tsx";
 import { createSiteIconRoutes } from "../../server/http-site-icons.ts";
 import { appContext } from "../../server/request-context.ts";
+import { createServices } from "../../server/services/index.ts";
+import { TOO_MANY_PIXELS_MESSAGE } from "../../server/media/process.ts";
 import { testDialects } from "../support/databases.ts";
 import { createRouteTestContext, postForm, routeArgs, settle, TEST_ADMIN } from "../support/route-context.ts";
-import { useTestBlog } from "../support/test-blog.ts";
+import { TEST_PASSWORD_COST } from "../support/factories.ts";
+import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
 
 type AnyArgs = never;
 const call = (handler: (args: AnyArgs) => unknown, request: Request, context: unknown) =>
@@ -44,6 +47,15 @@ function upload(kind: string, bytes: Buffer, type = "image/png") {
 }
 
 describe.each(testDialects())("the site's look, on $dialect", (database) => {
+  /** A second app server over the same database, with its own one-second settings cache. */
+  const otherServer = () =>
+    createServices({
+      db: blog.handle.db,
+      dialect: database.dialect,
+      now: blog.clock.now,
+      passwordCost: TEST_PASSWORD_COST,
+      commentIpSalt: TEST_COMMENT_IP_SALT,
+    });
   const blog = useTestBlog(database);
   /** A request's context as the server builds it: the settings read for this request. */
   const contextFor = async () => {
@@ -161,5 +173,53 @@ describe.each(testDialects())("the site's look, on $dialect", (database) => {
     await call(settingsAction, postForm("http://blog.test/admin/settings", FORM), await contextFor());
     expect((await blog.services.siteSettings.current()).siteIcon).toBe(siteIcon);
     expect(siteIcon).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("keeps a logo uploaded after the settings page was read when that page's form is saved", async () => {
+    const pageReadBefore = await contextFor();
+    await call(imagesAction, upload("logo", await picture(1200, 300)), await contextFor());
+    const { logo } = await blog.services.siteSettings.current();
+    expect(logo).toMatch(/^[0-9a-f]{64}:384x96$/);
+    const saved = await call(settingsAction, postForm("http://blog.test/admin/settings", FORM), pageReadBefore);
+    expect(saved).toMatchObject({ status: 200, body: { saved: true } });
+    expect(await blog.services.siteSettings.current()).toMatchObject({ title: "Field Notes", logo });
+  });
+
+  it("keeps what another server saved a moment before, whichever of the three forms saves next", async () => {
+    const other = otherServer();
+    const owner = { label: "owner" };
+    // This server has read the settings within the last second: its cache is still fresh.
+    const before = await blog.services.siteSettings.current();
+    await other.siteSettings.saveImage(
+      "siteIcon",
+      { bytes: await picture(512, 512), declaredType: "image/png" },
+      owner,
+    );
+    const { siteIcon } = await other.siteSettings.current();
+    await blog.services.siteSettings.update({ ...before, title: "Field Notes" }, owner);
+    expect(await blog.services.siteSettings.current()).toMatchObject({ title: "Field Notes", siteIcon });
+
+    await other.siteSettings.current();
+    await blog.services.siteSettings.update({ ...before, title: "Harbour Notes" }, owner);
+    await other.siteSettings.saveImage("logo", { bytes: await picture(1200, 300), declaredType: "image/png" }, owner);
+    expect(await other.siteSettings.current()).toMatchObject({ title: "Harbour Notes", siteIcon });
+    const { logo } = await other.siteSettings.current();
+
+    await blog.services.siteSettings.current();
+    await other.siteSettings.update({ ...before, title: "Quay Notes" }, owner);
+    await blog.services.siteSettings.removeImage("siteIcon", owner);
+    expect(await blog.services.siteSettings.current()).toMatchObject({ title: "Quay Notes", logo, siteIcon: "" });
+  });
+
+  it("refuses a logo or icon over the pixel limit with the media library's message", async () => {
+    const huge = await sharp({ create: { width: 8000, height: 5001, channels: 3, background: "#1d6b3a" } })
+      .png()
+      .toBuffer();
+    for (const kind of ["logo", "siteIcon"]) {
+      const refused = await call(imagesAction, upload(kind, huge), await contextFor());
+      expect(refused.status).toBe(413);
+      expect(refused.body).toMatchObject({ values: { kind }, errors: { file: TOO_MANY_PIXELS_MESSAGE } });
+    }
+    expect(await blog.services.siteSettings.current()).toMatchObject({ logo: "", siteIcon: "" });
   });
 });

@@ -33,15 +33,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = await parseSubmission(request, siteSettingsForm);
   if (!submission.ok) return submission.response;
   const { siteSettings } = context.get(appContext).services;
-  const saved = await perform(
-    context,
-    // The logo and the icon keep what their own forms saved, as this request read them.
-    () => {
-      const { logo, siteIcon } = context.get(appContext).site;
-      return siteSettings.update({ ...submission.input, logo, siteIcon }, actorOf(owner));
-    },
-    { values: submission.values, messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE } },
-  );
+  // The logo, the icon and the menus keep what their own forms saved: the service reads them afresh.
+  const saved = await perform(context, () => siteSettings.update(submission.input, actorOf(owner)), {
+    values: submission.values,
+    messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE },
+  });
   if (!saved.ok) return saved.response;
   return { values: submission.values, errors: {}, saved: true };
 }
