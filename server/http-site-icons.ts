@@ -1,6 +1,6 @@
 import express from "express";
-import { isDomainError } from "#domain/errors.ts";
 import { MANIFEST_PATH, SITE_ICON_PATHS } from "#domain/site-look.ts";
+import { answerOutage, sendFile } from "./media-http.ts";
 import type { Services } from "./services/index.ts";
 
 /** Fixed addresses browsers ask for on their own: a new icon reaches them within the hour. */
@@ -18,14 +18,16 @@ export function createSiteIconRoutes({ services }: { services: Services }) {
   for (const { path, size } of Object.values(SITE_ICON_PATHS)) {
     router.get(path, async (req, res, next) => {
       try {
-        const file = await siteSettings.iconFile(size);
+        const { siteIcon } = await siteSettings.current();
+        const file = siteIcon ? await siteSettings.iconFile(size) : undefined;
         if (!file) return next();
-        const etag = `"${(await siteSettings.current()).siteIcon}-${size}"`;
-        res.set({ "Cache-Control": ICON_CACHE, ETag: etag, "Content-Type": "image/png" });
-        if (req.get("if-none-match") === etag) return res.status(304).end();
-        res.end(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
+        sendFile(req, res, Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength), {
+          etag: `"${siteIcon}-${size}"`,
+          type: "image/png",
+          cacheControl: ICON_CACHE,
+        });
       } catch (error) {
-        unavailable(error, res, next);
+        answerOutage(error, res, next);
       }
     });
   }
@@ -49,15 +51,9 @@ export function createSiteIconRoutes({ services }: { services: Services }) {
         }),
       );
     } catch (error) {
-      unavailable(error, res, next);
+      answerOutage(error, res, next);
     }
   });
 
   return router;
-}
-
-function unavailable(error: unknown, res: express.Response, next: express.NextFunction) {
-  if (!isDomainError(error, "DATABASE_UNAVAILABLE")) return next(error);
-  res.err = error.cause instanceof Error ? error.cause : error;
-  res.status(503).set("Retry-After", String(error.retryAfterSeconds)).type("text/plain").send("Service Unavailable");
 }

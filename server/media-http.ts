@@ -1,4 +1,4 @@
-import express, { type Request, type Response } from "express";
+import express, { type NextFunction, type Request, type Response } from "express";
 import { isDomainError } from "#domain/errors.ts";
 import { MEDIA_PATH_PATTERN, MIME_BY_FORMAT, type ImageFormat } from "#domain/media.ts";
 import type { Services } from "./services/index.ts";
@@ -25,23 +25,33 @@ export function createMediaFileRoutes({ services }: { services: Services }) {
         type: MIME_BY_FORMAT[format as ImageFormat],
       });
     } catch (error) {
-      if (!isDomainError(error, "DATABASE_UNAVAILABLE")) return next(error);
-      res.err = error.cause instanceof Error ? error.cause : error;
-      res
-        .status(503)
-        .set("Retry-After", String(error.retryAfterSeconds))
-        .type("text/plain")
-        .send("Service Unavailable");
+      answerOutage(error, res, next);
     }
   });
 
   return router;
 }
 
-function sendFile(req: Request, res: Response, bytes: Buffer, { etag, type }: { etag: string; type: string }) {
-  res.set({ "Cache-Control": IMMUTABLE, ETag: etag, "Accept-Ranges": "bytes", "Content-Type": type });
+/** A database outage while serving a file is a 503 with Retry-After (and one log line); anything else is a bug. */
+export function answerOutage(error: unknown, res: Response, next: NextFunction): void {
+  if (!isDomainError(error, "DATABASE_UNAVAILABLE")) return next(error);
+  res.err = error.cause instanceof Error ? error.cause : error;
+  res.status(503).set("Retry-After", String(error.retryAfterSeconds)).type("text/plain").send("Service Unavailable");
+}
+
+/**
+ * A stored file with its ETag: revalidation (a list, `W/`, `*`) and a single range are answered.
+ * Files at hashed names are immutable; `cacheControl` is for those at fixed addresses.
+ */
+export function sendFile(
+  req: Request,
+  res: Response,
+  bytes: Buffer,
+  { etag, type, cacheControl = IMMUTABLE }: { etag: string; type: string; cacheControl?: string },
+) {
+  res.set({ "Cache-Control": cacheControl, ETag: etag, "Accept-Ranges": "bytes", "Content-Type": type });
   // Express's req.fresh says no to any request marked no-cache, yet a matching ETag is exactly
-  // the revalidation such a request asks for; these files never change under their name.
+  // the revalidation such a request asks for; a file never changes under its ETag.
   const ifNoneMatch = req.get("if-none-match");
   if (ifNoneMatch?.split(",").some((tag) => [etag, "*", `W/${etag}`].includes(tag.trim()))) {
     return res.status(304).end();
