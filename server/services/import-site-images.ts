@@ -1,10 +1,12 @@
 // The logo and the site icon (Settings → Images, server/media/site-images.ts) moving out and in:
 // the .zip export carries their files at site-images/{hash}/{width}.png, and the import stores
 // them before the settings that name them; settings that name files this blog lacks name none.
+// Only the files an export makes are read, one at a time, each bounded by its size first.
 import { LOGO_VALUE_PATTERN, SITE_ICON_VALUE_PATTERN } from "#domain/site-look.ts";
 import type { SiteSettings } from "#domain/site-settings.ts";
 import { loadSharp } from "../media/sharp.ts";
 import { sha256Hex } from "../media/process.ts";
+import { LOGO_HEIGHT, LOGO_MAX_WIDTH, SITE_ICON_SIZES } from "../media/site-images.ts";
 import type { MediaStore } from "../media/store.ts";
 import { readMediaFileKeys } from "../repositories/portability.ts";
 import type { ArchivedFile } from "./import-archive.ts";
@@ -27,10 +29,28 @@ export function siteImageHashes(settings: unknown): { kind: SiteImageKind; hash:
   ];
 }
 
+/** The files an image setting names, smallest first: the icon at each of its sizes, the logo at its one. */
+function expectedFiles(kind: SiteImageKind, settings: unknown): { width: number; height: number }[] {
+  if (kind === "siteIcon") return SITE_ICON_SIZES.map((size) => ({ width: size, height: size }));
+  const [, , width, height] = LOGO_VALUE_PATTERN.exec(String(isObject(settings) ? settings.logo : "")) ?? [];
+  return [{ width: Number(width), height: Number(height) }];
+}
+
+/**
+ * The most a PNG of these dimensions can take, uncompressed or not: 16-bit RGBA with a filter
+ * byte a row, stored without compression, and room for its chunks. An entry listed as larger
+ * is refused before a byte of it is read.
+ */
+const maxPngBytes = ({ width, height }: { width: number; height: number }) => height * (width * 8 + 1) + 64 * 1024;
+
 /**
  * Stores the files of the images these settings name that this blog lacks, checked as an
- * upload is: each must be a PNG, and the largest must have the hash its name gives (a site
- * image is named by it). Returns the hashes added, for the caller to remove if the import fails.
+ * upload is. Only the files an export holds are read: the icon's sizes (SITE_ICON_SIZES) and
+ * the logo at the width its setting gives; any other file in an image's folder refuses the
+ * import. Each file is bounded by its dimensions before it is read, then read, checked and
+ * stored on its own, the largest first: it must have the hash the image is named by (a site
+ * image is named by it). Every file must be a PNG of its size. Returns the hashes added, for
+ * the caller to remove if the import fails later; on a refusal here, what was stored is removed.
  */
 export async function restoreSiteImages(
   store: MediaStore,
@@ -40,27 +60,60 @@ export async function restoreSiteImages(
 ): Promise<{ added: string[]; names: string[] }> {
   const added: string[] = [];
   const names: string[] = [];
-  for (const { kind, hash } of siteImageHashes(settings)) {
-    if ((await store.list(hash)).length > 0) continue;
-    const own = files.filter((file) => file.hash === hash).sort((a, b) => a.width - b.width);
-    if (own.length === 0) continue;
-    const stored = [];
-    for (const file of own) {
-      const bytes = await readFile(file);
-      const metadata = await (
-        await loadSharp()
-      )(bytes)
-        .metadata()
-        .catch(() => refuse(`${file.entry.fileName} is not an image.`));
-      if (metadata.format !== "png") refuse(`${file.entry.fileName} is not a PNG image.`);
-      stored.push({ width: file.width, height: metadata.height, format: file.format, bytes });
+  try {
+    for (const { kind, hash } of siteImageHashes(settings)) {
+      if ((await store.list(hash)).length > 0) continue;
+      const own = files.filter((file) => file.hash === hash);
+      if (own.length === 0) continue;
+      const folder = `${SITE_IMAGES_DIRECTORY}/${hash}/`;
+      const expected = expectedFiles(kind, settings);
+      const largest = expected.at(-1)!;
+      if (kind === "logo" && (largest.width > LOGO_MAX_WIDTH || largest.height > LOGO_HEIGHT)) {
+        refuse(
+          `The settings name a logo of ${largest.width}x${largest.height}; a logo is at most ${LOGO_MAX_WIDTH}x${LOGO_HEIGHT}.`,
+        );
+      }
+      const fileNames = expected.map(({ width }) => `${width}.png`).join(", ");
+      for (const file of own) {
+        if (!expected.some(({ width }) => width === file.width)) {
+          refuse(`${file.entry.fileName} is not a file of ${NAMES[kind]}: ${folder} holds only ${fileNames}.`);
+        }
+        if (own.filter((other) => other.width === file.width).length > 1) {
+          refuse(`${file.entry.fileName} is in the archive more than once.`);
+        }
+      }
+      const inOrder = [...expected].reverse().flatMap((size) => {
+        const file = own.find((candidate) => candidate.width === size.width);
+        return file ? [{ file, size }] : [];
+      });
+      if (inOrder[0]?.size !== largest) {
+        refuse(`${folder} has no ${largest.width}.png, the file ${NAMES[kind]} is named by.`);
+      }
+      added.push(hash);
+      for (const { file, size } of inOrder) {
+        if (file.entry.uncompressedSize > maxPngBytes(size)) {
+          refuse(`${file.entry.fileName} is larger than a ${size.width}x${size.height} PNG can be.`);
+        }
+        const bytes = await readFile(file);
+        if (size === largest && sha256Hex(bytes) !== hash) {
+          refuse(`The files of ${NAMES[kind]} in ${folder} are not the image its name says.`);
+        }
+        const metadata = await (
+          await loadSharp()
+        )(bytes)
+          .metadata()
+          .catch(() => refuse(`${file.entry.fileName} is not an image.`));
+        if (metadata.format !== "png") refuse(`${file.entry.fileName} is not a PNG image.`);
+        if (metadata.width !== size.width || metadata.height !== size.height) {
+          refuse(`${file.entry.fileName} is not ${size.width}x${size.height}, the size ${NAMES[kind]} has there.`);
+        }
+        await store.put(hash, [{ width: size.width, height: size.height, format: "png", bytes }]);
+      }
+      names.push(NAMES[kind]);
     }
-    if (sha256Hex(stored.at(-1)!.bytes) !== hash) {
-      refuse(`The files of ${NAMES[kind]} in ${SITE_IMAGES_DIRECTORY}/${hash}/ are not the image its name says.`);
-    }
-    await store.put(hash, stored);
-    added.push(hash);
-    names.push(NAMES[kind]);
+  } catch (error) {
+    for (const hash of added) await store.delete(hash);
+    throw error;
   }
   return { added, names };
 }

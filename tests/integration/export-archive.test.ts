@@ -282,4 +282,85 @@ describe.each(testDialects())("importing the export archive on $dialect", ({ dia
       rmSync(directory, { recursive: true, force: true });
     }
   });
+
+  it("reads only the icon's and the logo's own files, each bounded by its size: anything else refuses the import", async () => {
+    const owner = { label: "owner" };
+    const png = (width: number, height: number, background: string) =>
+      sharp({ create: { width, height, channels: 4, background } })
+        .png()
+        .toBuffer();
+    await blog.services.siteSettings.saveImage(
+      "siteIcon",
+      { bytes: await png(600, 300, "#97602a"), declaredType: "image/png" },
+      owner,
+    );
+    await blog.services.siteSettings.saveImage(
+      "logo",
+      { bytes: await png(600, 300, "#1d6b3a"), declaredType: "image/png" },
+      owner,
+    );
+    const { logo, siteIcon } = await blog.services.siteSettings.current();
+    const logoHash = logo.split(":")[0]!;
+    const exported = await unzip(await collect(blog.services.portability.exportArchive()));
+    const folder = `site-images/${siteIcon}/`;
+
+    const directory = mkdtempSync(path.join(tmpdir(), "inkwell-archive-"));
+    const target = await createTestDatabase(dialect);
+    let written = 0;
+    /** The export with these entries added or replaced, as a .zip on disk. */
+    const archiveWith = async (changes: Record<string, Buffer>) => {
+      const zip = new ZipFile();
+      for (const [name, bytes] of new Map([...exported, ...Object.entries(changes)])) zip.addBuffer(bytes, name);
+      zip.end();
+      const file = path.join(directory, `blog-${(written += 1)}.zip`);
+      writeFileSync(file, await collect(zip.outputStream));
+      return file;
+    };
+    try {
+      const other = createServices({
+        db: target.db,
+        dialect,
+        now: blog.clock.now,
+        passwordCost: TEST_PASSWORD_COST,
+        commentIpSalt: TEST_COMMENT_IP_SALT,
+      });
+      const refusal = (file: string) => other.portability.importArchive(file, DEFAULT_IMPORT_OPTIONS);
+      const onlyIconFiles = `holds only 32.png, 180.png, 192.png, 512.png.`;
+
+      await expect(refusal(await archiveWith({ [`${folder}64.png`]: await png(64, 64, "#97602a") }))).rejects.toThrow(
+        `${folder}64.png is not a file of the site icon: ${folder} ${onlyIconFiles}`,
+      );
+      const many = Object.fromEntries(
+        Array.from({ length: 300 }, (_, index) => [`${folder}${1000 + index}.png`, Buffer.from("not read")]),
+      );
+      await expect(refusal(await archiveWith(many))).rejects.toThrow(/is not a file of the site icon/);
+      await expect(
+        refusal(await archiveWith({ [`site-images/${logoHash}/480.png`]: await png(480, 96, "#1d6b3a") })),
+      ).rejects.toThrow(`site-images/${logoHash}/480.png is not a file of the logo`);
+      // Listed as 20 MB where a 512 px icon cannot take 3: refused before it is read.
+      await expect(
+        refusal(await archiveWith({ [`${folder}512.png`]: Buffer.alloc(20 * 1024 * 1024) })),
+      ).rejects.toThrow(`${folder}512.png is larger than a 512x512 PNG can be.`);
+      await expect(refusal(await archiveWith({ [`${folder}32.png`]: await png(40, 40, "#97602a") }))).rejects.toThrow(
+        `${folder}32.png is not 32x32, the size the site icon has there.`,
+      );
+      // Each refusal took back what it had stored: the logo, checked first, is not left behind.
+      expect(await other.media.getFile(logoHash, Number(logo.split(":")[1]!.split("x")[0]), "png")).toBeUndefined();
+      expect(await other.siteSettings.iconFile(512)).toBeUndefined();
+
+      // The export itself still imports, with a folder no setting names left unread.
+      const report = await refusal(
+        await archiveWith({ [`site-images/${"0".repeat(64)}/512.png`]: await png(512, 512, "#000000") }),
+      );
+      expect(report.warnings).toContain("the logo and the site icon imported with their files");
+      // The checks above read the settings: the import shows once that second is over.
+      blog.clock.advance(1000);
+      expect(await other.siteSettings.current()).toMatchObject({ logo, siteIcon });
+      expect(await other.siteSettings.iconFile(32)).toBeDefined();
+      expect(await other.media.getFile("0".repeat(64), 512, "png")).toBeUndefined();
+    } finally {
+      await target.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
 });
