@@ -8,6 +8,7 @@ import {
   type DueAnnouncement,
   listDueAnnouncements,
   listDueRetractions,
+  listSweepWindow,
   undoClaim,
 } from "../repositories/fediverse-posts.ts";
 import { BLOG_ACTOR, createActivityFor, instant, toArticle } from "./articles.ts";
@@ -52,11 +53,12 @@ export async function sweepDeliveries(deps: DeliveryDeps): Promise<SweepReport> 
   const now = deps.now();
   const at = now.toISOString();
   const since = new Date(now.getTime() - SWEEP_WINDOW_MS).toISOString();
-  for (const due of await listDueAnnouncements(deps.db, { at, since, limit: SWEEP_BATCH })) {
+  const window = await listSweepWindow(deps.db, { at, since });
+  for (const due of await listDueAnnouncements(deps.db, { at, window, limit: SWEEP_BATCH })) {
     const outcome = await announce(deps, due);
     report[outcome] += 1;
   }
-  for (const due of await listDueRetractions(deps.db, { at, since, limit: SWEEP_BATCH })) {
+  for (const due of await listDueRetractions(deps.db, { at, window, limit: SWEEP_BATCH })) {
     const claim = {
       postId: due.postId,
       from: { state: "created" as const, sentVersion: due.sentVersion },

@@ -141,10 +141,11 @@ export async function createBlogFederation(options: BlogFederationOptions) {
       siteUrl,
       now,
       context,
-      // No longer public: the next sweep sends its Delete. Any other failure stops the sweep.
+      // No longer public: the next sweep sends its Delete. Any other failure, as the database
+      // out of reach, stops the sweep and reaches onError; the change waits for the next sweep.
       findPublicPost: (id) =>
         services.posts.findPublicPost(id).catch((error: unknown) => {
-          if (isDomainError(error)) return undefined;
+          if (isDomainError(error, "POST_NOT_FOUND") || isDomainError(error, "POST_NOT_AVAILABLE")) return undefined;
           throw error;
         }),
     });

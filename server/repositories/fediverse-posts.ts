@@ -1,8 +1,8 @@
 // What the fediverse was last sent about each post (migration 0018, docs/decisions/0015-fediverse.md).
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database, FediversePostsTable } from "../db/schema.ts";
 import { selectPublicPosts } from "./posts-public.ts";
-import { toIsoString } from "./rows.ts";
+import { type Db, toIsoString } from "./rows.ts";
 
 export type SentState = { state: FediversePostsTable["state"]; sentVersion: string } | undefined;
 
@@ -17,20 +17,36 @@ export interface DueAnnouncement {
 }
 
 /**
- * Public posts changed or made public since `since` that the fediverse has not heard of in
+ * The posts saved, or whose publishing time came, since `since`: two seeks (posts_updated_at,
+ * posts_publish_at), read once a sweep so the queries below start from them and never walk
+ * every post. A sweep costs the same whatever the number of posts.
+ */
+export async function listSweepWindow(
+  db: Kysely<Database>,
+  { at, since }: { at: string; since: string },
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom("posts")
+    .select("id")
+    .where("updated_at", ">=", since)
+    .unionAll(db.selectFrom("posts").select("id").where("publish_at", ">=", since).where("publish_at", "<=", at))
+    .execute();
+  // UNION ALL: a union would make SQLite walk every post to merge the two in id order.
+  return [...new Set(rows.map((row) => row.id))];
+}
+
+/**
+ * Public posts of the sweep's window (`listSweepWindow`) that the fediverse has not heard of in
  * their present version: the publishing rule (`selectPublicPosts`) beside what was last sent.
- * A post whose scheduled time has come appears by itself, with no request to trigger it. Only
- * the window since `since` is read (posts_updated_at, posts_publish_at), so a sweep costs the
- * same whatever the number of posts.
+ * A post whose scheduled time has come appears by itself, with no request to trigger it.
  */
 export async function listDueAnnouncements(
   db: Kysely<Database>,
-  { at, since, limit }: { at: string; since: string; limit: number },
+  { at, window, limit }: { at: string; window: readonly string[]; limit: number },
 ): Promise<DueAnnouncement[]> {
-  const window = await postIdsInWindow(db, { at, since });
   if (window.length === 0) return [];
   const rows = await selectPublicPosts(db, at)
-    .where("posts.id", "in", window)
+    .where("posts.id", "in", [...window])
     .leftJoin("fediverse_posts", "fediverse_posts.post_id", "posts.id")
     .select([
       "posts.id",
@@ -58,54 +74,73 @@ export async function listDueAnnouncements(
 }
 
 /**
- * Posts whose Create went out and that are no longer public: deleted (their row is gone), or
- * unpublished or scheduled again by a save since `since`.
+ * Posts whose Create went out and that are not public now (the publishing rule, turned round):
+ * deleted (the trigger marked their record), or unpublished or scheduled again by a save in the
+ * sweep's window. A deleted post that an import restored, public, under its id is not retracted.
  */
 export async function listDueRetractions(
   db: Kysely<Database>,
-  { at, since, limit }: { at: string; since: string; limit: number },
+  { at, window, limit }: { at: string; window: readonly string[]; limit: number },
 ): Promise<{ postId: string; sentVersion: string }[]> {
-  const deleted = await db
-    .selectFrom("fediverse_posts")
-    .select(["post_id", "sent_version"])
-    .where("post_deleted", "=", 1)
-    .where("state", "=", "created")
-    .orderBy("post_id")
-    .limit(limit)
-    .execute();
-  const window = await postIdsInWindow(db, { at, since });
-  if (window.length === 0) return toRetractions(deleted);
-  const hidden = await db
-    .selectFrom("posts")
-    .innerJoin("fediverse_posts", "fediverse_posts.post_id", "posts.id")
-    .select(["fediverse_posts.post_id", "fediverse_posts.sent_version"])
-    .where("posts.id", "in", window)
-    .where("fediverse_posts.state", "=", "created")
-    .where((eb) => eb.or([eb("posts.published", "=", 0), eb("posts.publish_at", ">", at)]))
-    .orderBy("posts.id")
-    .limit(limit)
-    .execute();
-  return toRetractions([...deleted, ...hidden]);
-}
-
-function toRetractions(rows: { post_id: string; sent_version: Date | string }[]) {
-  return rows.map((row) => ({ postId: row.post_id, sentVersion: toIsoString(row.sent_version) }));
+  const announcedAndNotPublic = () =>
+    db
+      .selectFrom("fediverse_posts")
+      .select(["fediverse_posts.post_id", "fediverse_posts.sent_version"])
+      .where("fediverse_posts.state", "=", "created")
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            selectPublicPosts(db, at).select("posts.id").where("posts.id", "=", eb.ref("fediverse_posts.post_id")),
+          ),
+        ),
+      )
+      .orderBy("fediverse_posts.post_id")
+      .limit(limit);
+  const deleted = await announcedAndNotPublic().where("fediverse_posts.post_deleted", "=", 1).execute();
+  const hidden =
+    window.length === 0
+      ? []
+      : await announcedAndNotPublic()
+          .where("fediverse_posts.post_id", "in", [...window])
+          .execute();
+  // A post restored as a draft is both: one Delete.
+  const due = new Map([...deleted, ...hidden].map((row) => [row.post_id, toIsoString(row.sent_version)]));
+  return [...due].map(([postId, sentVersion]) => ({ postId, sentVersion }));
 }
 
 /**
- * The posts saved, or whose publishing time came, since `since`: two seeks (posts_updated_at,
- * posts_publish_at), read first so the queries above start from them and never walk every post.
+ * Records the given posts that are public at `at` as announced in their present version, sending
+ * nothing: what an import does for the posts it inserts (docs/decisions/0015-fediverse.md), as
+ * migration 0018 did for the posts already public. Followers get new posts, not old ones again,
+ * nor a Create at their first edit. A post restored under its old id is there again, whatever
+ * its record said (a Delete due or sent).
  */
-async function postIdsInWindow(db: Kysely<Database>, { at, since }: { at: string; since: string }): Promise<string[]> {
-  const rows = await db
-    .selectFrom("posts")
-    .select("id")
-    .where("updated_at", ">=", since)
-    .unionAll(db.selectFrom("posts").select("id").where("publish_at", ">=", since).where("publish_at", "<=", at))
-    .execute();
-  // UNION ALL: a union would make SQLite walk every post to merge the two in id order.
-  return [...new Set(rows.map((row) => row.id))];
+export async function recordAnnouncedWithoutSending(
+  db: Db,
+  { postIds, at }: { postIds: readonly string[]; at: string },
+): Promise<void> {
+  // In slices, so a large import stays under either database's limit on bound values.
+  for (let start = 0; start < postIds.length; start += RECORD_SLICE) {
+    await db
+      .insertInto("fediverse_posts")
+      .columns(["post_id", "state", "sent_version"])
+      .expression(
+        selectPublicPosts(db, at)
+          .where("posts.id", "in", postIds.slice(start, start + RECORD_SLICE))
+          .select(["posts.id", sql<"created">`'created'`.as("state"), "posts.updated_at"]),
+      )
+      .onConflict((conflict) =>
+        conflict.column("post_id").doUpdateSet((eb) => ({
+          state: eb.ref("excluded.state"),
+          sent_version: eb.ref("excluded.sent_version"),
+          post_deleted: 0,
+        })),
+      )
+      .execute();
+  }
 }
+
+const RECORD_SLICE = 500;
 
 /**
  * Moves a post's record from what the caller read (`from`, undefined: no record) to `to`, only if

@@ -8,6 +8,7 @@ import { PAGE_LIMITS } from "#domain/page.ts";
 import { POST_LIMITS } from "#domain/post.ts";
 import type { ImportOptions, ImportReport } from "#domain/portability.ts";
 import { htmlToText, sanitizePostHtml } from "../html.ts";
+import { recordAnnouncedWithoutSending } from "../repositories/fediverse-posts.ts";
 import { findImportTarget, insertImportedComment, recordImportSource } from "../repositories/portability.ts";
 import { insertImportedPage } from "../repositories/pages-portability.ts";
 import { insertPosts, isSlugTaken } from "../repositories/posts.ts";
@@ -42,6 +43,7 @@ export async function importForeign(
   const changedPosts = new Set<string>();
   const changedPages = new Set<string>();
   await db.transaction().execute(async (trx: Trx) => {
+    const insertedPosts: string[] = [];
     for (const post of source.posts) {
       let postId = await findImportTarget(trx, post.sourceKey);
       if (postId !== undefined) {
@@ -99,6 +101,7 @@ export async function importForeign(
           },
         ]);
         await recordImportSource(trx, post.sourceKey, postId);
+        insertedPosts.push(postId);
         changedPosts.add(postId);
         report.created.posts += 1;
       }
@@ -126,6 +129,8 @@ export async function importForeign(
         report.created.comments += 1;
       }
     }
+    // Old posts reach followers only if they are new to them: an imported post is recorded as sent.
+    await recordAnnouncedWithoutSending(trx, { postIds: insertedPosts, at: importedAt });
     for (const page of source.pages) {
       const created = await importForeignPage(trx, page, report, importedAt);
       if (!created) continue;

@@ -27,6 +27,7 @@ import {
   rowExists,
   settingExists,
 } from "../repositories/portability.ts";
+import { recordAnnouncedWithoutSending } from "../repositories/fediverse-posts.ts";
 import { insertPosts, isSlugTaken, type NewPost } from "../repositories/posts.ts";
 import { postFieldsFromRow } from "../repositories/posts-rows.ts";
 import { findSiteSettingsVersion, saveSiteSettings } from "../repositories/site-settings.ts";
@@ -115,6 +116,8 @@ export async function importOwn(
       changedPosts.add(id);
       report.created.posts += 1;
     }
+    // Restored posts reach followers only if they are new to them: each is recorded as sent.
+    await recordAnnouncedWithoutSending(trx, { postIds: [...importedPosts], at: now().toISOString() });
     for (const row of sections.comments) {
       const id = String(row.id);
       if (await rowExists(trx, "comments", id)) {

@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { DatabaseUnavailableError } from "#domain/errors.ts";
+import { DEFAULT_IMPORT_OPTIONS } from "#domain/portability.ts";
 import { createBlogFederation } from "../../server/federation/federation.ts";
 import { testDialects } from "../support/databases.ts";
 import { buildPostInput, TEST_WRITER } from "../support/factories.ts";
@@ -17,6 +20,14 @@ async function queuedActivities(blog: FederatedBlog): Promise<{ type: string; id
     seen.set(activity.id, { type: activity.type, id: activity.id, objectId });
   }
   return [...seen.values()];
+}
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8");
+
+async function exportOf(blog: FederatedBlog): Promise<string> {
+  let text = "";
+  for await (const chunk of blog.services.portability.exportBlog()) text += chunk;
+  return text;
 }
 
 async function addFollower(blog: FederatedBlog, name = "alice") {
@@ -128,5 +139,75 @@ describe.each(testDialects())("delivery to followers on $dialect", (target) => {
     await addFollower(blog);
     await blog.services.posts.createPost(buildPostInput(), TEST_WRITER);
     expect(await queuedActivities(blog)).toEqual([]);
+  });
+  it("records an import's public posts without sending, so editing one sends no Create", async () => {
+    await addFollower(blog);
+    const report = await blog.services.portability.importBlog(fixture("wordpress-export.xml"), DEFAULT_IMPORT_OPTIONS);
+    expect(report.created.posts).toBeGreaterThan(1);
+    const imported = await blog.handle.db
+      .selectFrom("posts")
+      .select("id")
+      .where("published", "=", 1)
+      .orderBy("id")
+      .execute();
+    expect(imported.length).toBeGreaterThan(0);
+    await blog.fediverse.sweep();
+    blog.clock.advance(60_000);
+    for (const { id } of imported) {
+      await blog.services.posts.updatePost(id, buildPostInput({ title: `Edited ${id}` }), TEST_WRITER);
+    }
+    await blog.fediverse.sweep();
+    const sent = await queuedActivities(blog);
+    expect(sent.filter((activity) => activity.type === "Create")).toEqual([]);
+  });
+
+  it("neither retracts nor announces again a deleted post that an import of its export restores", async () => {
+    await addFollower(blog);
+    const post = await blog.services.posts.createPost(buildPostInput({ title: "Restored" }), TEST_WRITER);
+    await blog.fediverse.sweep();
+    const exported = await exportOf(blog);
+    blog.clock.advance(60_000);
+    await blog.services.posts.deletePost(post.id, TEST_WRITER);
+    const report = await blog.services.portability.importBlog(exported, DEFAULT_IMPORT_OPTIONS);
+    expect(report.created.posts).toBe(1);
+    expect(await blog.fediverse.sweep()).toMatchObject({ created: 0, deleted: 0 });
+
+    blog.clock.advance(60_000);
+    await blog.services.posts.updatePost(post.id, buildPostInput({ title: "Restored, edited" }), TEST_WRITER);
+    expect(await blog.fediverse.sweep()).toMatchObject({ created: 0, updated: 1, deleted: 0 });
+    expect((await queuedActivities(blog)).map(({ type, objectId }) => `${type} ${objectId}`)).toEqual([
+      `Create ${objectOf(post.id)}`,
+      `Update ${objectOf(post.id)}`,
+    ]);
+  });
+
+  it("sends the Delete of a deleted post that an import restores only as a draft", async () => {
+    await addFollower(blog);
+    const post = await blog.services.posts.createPost(buildPostInput({ title: "Back as a draft" }), TEST_WRITER);
+    await blog.fediverse.sweep();
+    const exported = JSON.parse(await exportOf(blog)) as { posts: Record<string, unknown>[] };
+    for (const row of exported.posts) row.published = 0;
+    blog.clock.advance(60_000);
+    await blog.services.posts.deletePost(post.id, TEST_WRITER);
+    await blog.services.portability.importBlog(JSON.stringify(exported), DEFAULT_IMPORT_OPTIONS);
+    expect(await blog.fediverse.sweep()).toMatchObject({ created: 0, deleted: 1 });
+  });
+  it("stops the sweep when the database fails while it reads a post, and sends the post later", async () => {
+    await addFollower(blog);
+    const post = await blog.services.posts.createPost(buildPostInput(), TEST_WRITER);
+    const outage = await createBlogFederation({
+      db: blog.handle.db,
+      dialect: target.dialect,
+      siteUrl: blog.siteUrl,
+      services: {
+        ...blog.services,
+        posts: { ...blog.services.posts, findPublicPost: () => Promise.reject(new DatabaseUnavailableError()) },
+      },
+      now: blog.clock.now,
+    });
+    await expect(outage.sweep()).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    expect(await queuedActivities(blog)).toEqual([]);
+    expect(await blog.fediverse.sweep()).toMatchObject({ created: 1 });
+    expect(await queuedActivities(blog)).toMatchObject([{ type: "Create", objectId: objectOf(post.id) }]);
   });
 });
