@@ -82,6 +82,8 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
   let feedFetches = new Map<string, repository.FeedFetchRow>();
   let dropped = 0;
   let flushing: Promise<void> | undefined;
+  /** The last write found the database down: retrying is the timer's, once a pass, not every beacon's. */
+  let writeFailed = false;
   let timers: NodeJS.Timeout[] = [];
   let reporter: AnalyticsReporter | undefined;
   const listeners = new Set<(settings: AnalyticsSettings) => void>();
@@ -125,9 +127,12 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
     return { at, timeZone, ...dayAndHourIn(at, timeZone) };
   }
 
+  /** A full buffer is written at once; during an outage the timer alone retries, and alone reports it. */
   function scheduleFlush(): void {
-    if (events.length >= tuning.flushRows && !flushing && timers.length > 0) {
-      flush().catch((error: unknown) => reporter?.error(error, "writing analytics events failed"));
+    if (events.length >= tuning.flushRows && !flushing && !writeFailed && timers.length > 0) {
+      flush().catch((error: unknown) => {
+        if (!isDomainError(error, "DATABASE_UNAVAILABLE")) reporter?.error(error, "writing analytics events failed");
+      });
     }
   }
 
@@ -145,6 +150,7 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
         // Kept for the next flush while there is room: a short outage loses nothing. A batch the
         // database refuses for itself is dropped, or it would block every flush after it.
         if (isDomainError(error, "DATABASE_UNAVAILABLE")) {
+          writeFailed = true;
           events = [...batch, ...events].slice(0, tuning.bufferMax);
           for (const fetch of fetches) {
             if (!feedFetches.has(feedFetchKey(fetch))) feedFetches.set(feedFetchKey(fetch), fetch);
@@ -153,6 +159,7 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
         throw error;
       }
     }
+    writeFailed = false;
   }
 
   /** Writes what the buffer holds; one write at a time, a second caller waits for the first. */
@@ -169,6 +176,9 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
   }
 
   async function rollUp(): Promise<{ events: number }> {
+    // Read here so a change made on another server reaches this one's listeners within a pass,
+    // even when no reader asks for a page.
+    await settings();
     const { at, day } = await today();
     // A past day's salt leaves this server's memory too, not only the database.
     if (salt && salt.day !== day) salt = undefined;
@@ -185,9 +195,11 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
     settings,
 
     async saveSettings(next: AnalyticsSettings): Promise<void> {
+      // What this server counts by now, which its cached pages follow.
+      const before = await settings();
       await guardDatabase(() => writeSetting(db, ANALYTICS_SETTINGS_KEY, next));
       settingsCache = { settings: next, checkedAt: now().getTime() };
-      for (const listener of listeners) listener(next);
+      if (before.enabled !== next.enabled) for (const listener of listeners) listener(next);
     },
 
     /** Calls `listener` when counting is turned on or off, here or (once noticed) on another server. */

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { type KyselyPlugin, InsertQueryNode } from "kysely";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { BeaconBody } from "../../domain/analytics.ts";
 import { openCountryLookup } from "../../server/analytics/geoip.ts";
 import { createAnalytics, type BeaconRequest } from "../../server/services/analytics.ts";
@@ -29,6 +30,9 @@ function beacon(body: Partial<BeaconBody>, overrides: Partial<BeaconRequest> = {
 describe.each(testDialects())("analytics counting on $dialect", ({ dialect, skip }) => {
   const blog = useTestBlog({ dialect, skip });
   const events = () => blog.handle.db.selectFrom("analytics_events").selectAll().orderBy("id").execute();
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it("counts a reader's view with what the rollups need, and never the address", async () => {
     const { analytics } = blog.services;
@@ -102,6 +106,35 @@ describe.each(testDialects())("analytics counting on $dialect", ({ dialect, skip
     expect(heard).toEqual([false, true]);
   });
 
+  it("tells its listeners nothing when a save leaves counting as it was", async () => {
+    const { analytics } = blog.services;
+    const heard: boolean[] = [];
+    analytics.onChange((settings) => heard.push(settings.enabled));
+    await analytics.saveSettings({ enabled: true, retentionDays: 7 });
+    await analytics.saveSettings({ enabled: true, retentionDays: 90 });
+    expect(heard).toEqual([]);
+    await analytics.saveSettings({ enabled: false, retentionDays: 90 });
+    await analytics.saveSettings({ enabled: false, retentionDays: 30 });
+    expect(heard).toEqual([false]);
+  });
+
+  it("notices another server's change at the next rollup pass, with no reader asking", async () => {
+    const { analytics } = blog.services;
+    const heard: boolean[] = [];
+    analytics.onChange((settings) => heard.push(settings.enabled));
+    await analytics.settings();
+    const otherServer = createAnalytics({
+      db: blog.handle.db,
+      now: blog.clock.now,
+      readTimeZone: async () => "UTC",
+      siteHost: "blog.test",
+    });
+    await otherServer.saveSettings({ enabled: false, retentionDays: 30 });
+    blog.clock.advance(60_000);
+    await analytics.rollUp();
+    expect(heard).toEqual([false]);
+  });
+
   it("writes what is buffered when it stops", async () => {
     const { analytics } = blog.services;
     analytics.start({ error: () => {}, warn: () => {} });
@@ -128,6 +161,54 @@ describe.each(testDialects())("analytics counting on $dialect", ({ dialect, skip
     await analytics.stop();
     expect(await events()).toHaveLength(2);
     expect(warnings).toEqual(["analytics buffer full: 1 events dropped"]);
+  });
+
+  it("leaves an outage's retries to the timer: one log line a pass, however many beacons arrive", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    let down = false;
+    let writes = 0;
+    const outage: KyselyPlugin = {
+      transformQuery({ node }) {
+        if (InsertQueryNode.is(node) && node.into?.table.identifier.name === "analytics_events") {
+          writes += 1;
+          if (down) throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+        }
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    const analytics = createAnalytics({
+      db: blog.handle.db.withPlugin(outage),
+      now: blog.clock.now,
+      readTimeZone: async () => "UTC",
+      siteHost: "blog.test",
+      tuning: { flushRows: 2, flushMs: 1000, rollupMs: 60 * 60_000 },
+    });
+    const reported: string[] = [];
+    let heard = () => {};
+    const nextReport = () => new Promise<void>((resolve) => (heard = resolve));
+    analytics.start({
+      error: (_error, message) => {
+        reported.push(message);
+        heard();
+      },
+      warn: () => {},
+    });
+    await analytics.countView(beacon({ p: "/before" })); // the day's salt, made before the outage
+    down = true;
+    for (let pass = 1; pass <= 3; pass += 1) {
+      for (let index = 0; index < 20; index += 1) await analytics.countView(beacon({ p: `/${pass}/${index}` }));
+      await new Promise((resolve) => setTimeout(resolve, 20)); // what the beacons started has failed by now
+      const report = nextReport();
+      await vi.advanceTimersByTimeAsync(1000);
+      await report;
+      expect(reported).toEqual(Array.from({ length: pass }, () => "writing analytics events failed"));
+      expect(writes).toBeLessThanOrEqual(2 * pass);
+    }
+    down = false;
+    await analytics.stop();
+    expect(await events()).toHaveLength(61);
+    expect(reported).toHaveLength(3);
   });
 
   it("cannot link the same reader across two days: yesterday's salt is gone", async () => {
