@@ -352,7 +352,7 @@ async function benchQueries(): Promise<void> {
     }
     print(
       `the tail alone (readRollupTail, ${TAIL.toLocaleString("en-US")} events)`,
-      await timed(() => readRollupTail(handle.db, {})),
+      await timed(() => readRollupTail(handle.db)),
     );
     print(
       "visitors now alone (last 5 minutes)",

@@ -1,5 +1,4 @@
 import { type Kysely, sql, type Transaction } from "kysely";
-import type { AnalyticsDimension } from "#domain/analytics.ts";
 import { addDeltas, countDelta, type DailyDelta, type Delta, type HourlyDelta } from "../analytics/delta.ts";
 import type { Database } from "../db/schema.ts";
 
@@ -74,16 +73,6 @@ export async function purgeRawBefore(
   return { events: Number(events.numDeletedRows), feedFetches: Number(feedFetches.numDeletedRows) };
 }
 
-/** Days to keep, both ends included; none: every day. */
-export interface DayBounds {
-  fromDay?: string;
-  toDay?: string;
-}
-
-function within({ fromDay, toDay }: DayBounds, day: string): boolean {
-  return (fromDay === undefined || day >= fromDay) && (toDay === undefined || day <= toDay);
-}
-
 /** Events read at a time: a long tail (a server stopped for a while) stays within a few megabytes. */
 const DELTA_CHUNK = 5000;
 
@@ -143,52 +132,20 @@ async function readDelta(db: Kysely<Database>, { afterId, throughId }: { afterId
   }
 }
 
-export type DeltaRow = Omit<DailyDelta, "dimension">;
-export type HourDeltaRow = HourlyDelta;
-
-/** One dimension's part of the delta after `afterId`, per day and value, within `days`. */
-export async function aggregateEventsAfter(
-  db: Kysely<Database>,
-  {
-    afterId,
-    throughId,
-    dimension,
-    ...days
-  }: { afterId: number; throughId?: number; dimension: AnalyticsDimension } & DayBounds,
-): Promise<DeltaRow[]> {
-  const { daily } = await readDelta(db, { afterId, throughId });
-  return daily
-    .filter((row) => row.dimension === dimension && within(days, row.day))
-    .map(({ dimension: _dimension, ...row }) => row);
-}
-
-/** The hours' part of the delta after `afterId`, within `days`: the "today" chart's figures to add. */
-export async function aggregateHoursAfter(
-  db: Kysely<Database>,
-  { afterId, throughId, ...days }: { afterId: number; throughId?: number } & DayBounds,
-): Promise<HourDeltaRow[]> {
-  const { hourly } = await readDelta(db, { afterId, throughId });
-  return hourly.filter((row) => within(days, row.hour.slice(0, 10)));
-}
-
 const ROLLUP_NAME = "events";
 
 export interface RollupTail {
   daily: DailyDelta[];
-  hourly: HourDeltaRow[];
+  hourly: HourlyDelta[];
 }
 
 /**
- * What the events not yet rolled up add to the rollups of the days in `bounds`, by the rule the
- * rollup pass itself uses: adding these rows to analytics_daily and analytics_hourly gives exact
- * figures. Read-only; the tail is the minute or two since the last pass.
+ * What the events not yet rolled up add to the rollups, by the rule the rollup pass itself uses:
+ * adding these rows to analytics_daily and analytics_hourly gives exact figures. Read-only; the
+ * tail is the minute or two since the last pass, and each report keeps the days it needs.
  */
-export async function readRollupTail(db: Kysely<Database>, bounds: DayBounds): Promise<RollupTail> {
-  const { daily, hourly } = await readDelta(db, { afterId: await readRollupWatermark(db) });
-  return {
-    daily: daily.filter((row) => within(bounds, row.day)),
-    hourly: hourly.filter((row) => within(bounds, row.hour.slice(0, 10))),
-  };
+export async function readRollupTail(db: Kysely<Database>): Promise<RollupTail> {
+  return readDelta(db, { afterId: await readRollupWatermark(db) });
 }
 
 /** The rollups hold exactly the events with `id <= through_id`. */
@@ -294,7 +251,7 @@ async function addMonthly(trx: Transaction<Database>, rows: DailyDelta[]): Promi
   }
 }
 
-async function addHourly(trx: Transaction<Database>, rows: HourDeltaRow[]): Promise<void> {
+async function addHourly(trx: Transaction<Database>, rows: HourlyDelta[]): Promise<void> {
   for (let start = 0; start < rows.length; start += EVENT_BATCH_ROWS) {
     await trx
       .insertInto("analytics_hourly")

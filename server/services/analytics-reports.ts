@@ -26,12 +26,7 @@ import {
 } from "#domain/analytics-report.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
-import {
-  aggregateEventsAfter,
-  readRollupTail,
-  readRollupWatermark,
-  type RollupTail,
-} from "../repositories/analytics.ts";
+import { readRollupTail, type RollupTail } from "../repositories/analytics.ts";
 import * as reports from "../repositories/analytics-reports.ts";
 import { csvCell } from "./subscriber-csv.ts";
 
@@ -125,7 +120,7 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
 
   /** The events not rolled up yet, the minute or two since the last pass; each use keeps the days it needs. */
   function readTail(): Promise<RollupTail> {
-    return readRollupTail(db, {});
+    return readRollupTail(db);
   }
 
   async function readSeries(range: AnalyticsRange, tail: RollupTail) {
@@ -238,10 +233,9 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
       const today = dayIn(timeZone, now());
       const range = { from: addDays(today, 1 - POST_VIEWS_DAYS), to: today };
       return guardDatabase(async () => {
-        const afterId = await readRollupWatermark(db);
-        const tail = await aggregateEventsAfter(db, { afterId, dimension: "path" });
+        const tail = await readTail();
         const rolled = await reports.sumDimensionValue(db, "path", path, range);
-        return tail.filter((row) => row.value === path && inRange(row.day, range)).reduce(addFigures, rolled);
+        return addFigures(rolled, tailByValue(tail, "path", range).get(path));
       });
     },
 

@@ -77,7 +77,7 @@ describe.each(testDialects())("analytics rollups on $dialect", ({ dialect, skip 
       rows.map((row) => [`${row.day}|${row.dimension}|${row.value}`, { views: row.views, visitors: row.visitors }]),
     );
     if (withTail) {
-      for (const row of (await readRollupTail(blog.handle.db, {})).daily) {
+      for (const row of (await readRollupTail(blog.handle.db)).daily) {
         const key = `${row.day}|${row.dimension}|${row.value}`;
         const figure = figures.get(key) ?? { views: 0, visitors: 0 };
         figures.set(key, { views: figure.views + row.views, visitors: figure.visitors + row.visitors });
@@ -103,7 +103,7 @@ describe.each(testDialects())("analytics rollups on $dialect", ({ dialect, skip 
     await analytics.rollUp();
 
     expect(await rolledUp(false)).toEqual(expectedFromRaw(await raw()));
-    expect((await readRollupTail(blog.handle.db, {})).daily).toEqual([]);
+    expect((await readRollupTail(blog.handle.db)).daily).toEqual([]);
     // Months are the sum of their days, visitors included (the screen's definition of a range's visitors).
     const monthly = await blog.handle.db.selectFrom("analytics_monthly").selectAll().execute();
     const summed = new Map<string, Figure>();
