@@ -68,13 +68,14 @@ export async function sumDimension(db: Db, dimension: AnalyticsDimension, span: 
 
 /**
  * A dimension's values over a span, most viewed first (then most visitors, then by value, so
- * pages never overlap), `limit` from `offset`; only `values` when given.
+ * pages never overlap), `limit` from `offset` (all of them without a limit: the export); only
+ * `values` when given.
  */
 export async function listTopValues(
   db: Db,
   dimension: AnalyticsDimension,
   span: RollupSpan,
-  { limit, offset, values }: { limit: number; offset: number; values?: readonly string[] },
+  { limit, offset = 0, values }: { limit?: number; offset?: number; values?: readonly string[] },
 ): Promise<ListRow[]> {
   if (values?.length === 0) return [];
   let query = spanRows(db, dimension, span)
@@ -87,13 +88,12 @@ export async function listTopValues(
     // A month less its days outside the range can leave a value with nothing in the range.
     .having(sql`sum(r.views)`, ">", 0);
   if (values) query = query.where("r.value", "in", values);
-  const rows = await query
+  query = query
     .orderBy(sql`sum(r.views)`, "desc")
     .orderBy(sql`sum(r.visitors)`, "desc")
-    .orderBy("r.value")
-    .limit(limit)
-    .offset(offset)
-    .execute();
+    .orderBy("r.value");
+  if (limit !== undefined) query = query.limit(limit).offset(offset);
+  const rows = await query.execute();
   return rows.map((row) => ({ value: row.value, ...figures(row) }));
 }
 

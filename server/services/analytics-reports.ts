@@ -38,7 +38,7 @@ export interface ListPage {
 
 export const ANALYTICS_CSV_COLUMNS = ["path", "views", "visitors"] as const;
 
-/** Rows per query and per chunk written while exporting. */
+/** Rows per chunk written while exporting. */
 const EXPORT_BATCH = 1000;
 
 /** How many days the post editor's figure covers. */
@@ -246,14 +246,8 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
     async *exportCsv(range: DayRange): AsyncGenerator<string> {
       // The export knows no time zone: the latest day anywhere only picks how to read, never what.
       const span = splitIntoMonths(range, addDays(dayIn("UTC", now()), 1));
-      const rows: ListRow[] = [];
-      for (let offset = 0; ; offset += EXPORT_BATCH) {
-        const batch = await guardDatabase(() =>
-          reports.listTopValues(db, "path", span, { limit: EXPORT_BATCH, offset }),
-        );
-        rows.push(...batch);
-        if (batch.length < EXPORT_BATCH) break;
-      }
+      // One grouping over the span: the tail is merged into the whole list, so it is read whole.
+      const rows = await guardDatabase(() => reports.listTopValues(db, "path", span, {}));
       const tail = await guardDatabase(readTail);
       yield `${ANALYTICS_CSV_COLUMNS.join(",")}\r\n`;
       const merged = mergeTail(rows, tailByValue(tail, "path", range));
