@@ -26,8 +26,6 @@ export class MailerError extends Error {
 }
 
 export interface Mailer {
-  /** MAIL_FROM's address, for the mailto: of List-Unsubscribe. */
-  readonly fromAddress: string;
   /** Messages per second this mailer hands to SMTP. */
   readonly rate: number;
   /** Resolves once the SMTP server accepted the message; rejects with a MailerError. */
@@ -54,7 +52,6 @@ export async function createMailer(config: MailConfig): Promise<Mailer> {
     rateDelta: 1000,
   });
   return {
-    fromAddress: config.fromAddress,
     rate: config.rate,
     async send(message) {
       try {

@@ -107,7 +107,7 @@ export function createOutbox({
       await Promise.all(
         deliverable.map(async (delivery) => {
           try {
-            await mailer.send(compose(delivery, sends.get(delivery.sendId)!, sender, mailer.fromAddress));
+            await mailer.send(compose(delivery, sends.get(delivery.sendId)!, sender));
             outcome.sent.push(delivery);
           } catch (error) {
             sortFailure(outcome, delivery, error);
@@ -138,7 +138,7 @@ export function createOutbox({
     }
   }
 
-  function compose(delivery: ClaimedDelivery, send: ClaimedSend, sender: Sender, fromAddress: string): OutgoingMessage {
+  function compose(delivery: ClaimedDelivery, send: ClaimedSend, sender: Sender): OutgoingMessage {
     const from = { fromName: sender.name, ...(sender.replyTo ? { replyTo: sender.replyTo } : {}) };
     if (send.kind !== "post" || !delivery.subscriberId) {
       return { ...from, to: delivery.to, subject: send.subject, html: send.html, text: send.text };
@@ -151,8 +151,9 @@ export function createOutbox({
       html: send.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeHtml(url)),
       text: send.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, url),
       // RFC 8058: mail clients show an unsubscribe button that POSTs to the URL, no page needed.
+      // No mailto: the blog reads no mailbox, so an email asking to unsubscribe would go unanswered.
       headers: {
-        "List-Unsubscribe": `<${url}>, <mailto:${fromAddress}?subject=unsubscribe>`,
+        "List-Unsubscribe": `<${url}>`,
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
       },
     };

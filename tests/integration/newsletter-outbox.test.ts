@@ -106,9 +106,8 @@ describe.each(testDialects())("the newsletter outbox on $dialect", ({ dialect, s
       const url = unsubscribeUrl(ids[to]!);
       expect(parsed!.subject).toBe("A heron at dawn");
       expect(parsed!.from?.text).toBe('"Heron Notes" <news@blog.example>');
-      expect(headerLine(parsed!, "list-unsubscribe")).toBe(
-        `List-Unsubscribe: <${url}>, <mailto:news@blog.example?subject=unsubscribe>`,
-      );
+      // Only the https one-click address: no mailbox reads a mailto: (docs/decisions/0014).
+      expect(headerLine(parsed!, "list-unsubscribe")).toBe(`List-Unsubscribe: <${url}>`);
       expect(headerLine(parsed!, "list-unsubscribe-post")).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
       expect(parsed!.text).toBe(`Herons wait.\n\nUnsubscribe: ${url}`);
       expect(parsed!.html).toContain(`<a href="${url.replace("&", "&amp;")}">Unsubscribe</a>`);
