@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { Parser } from "htmlparser2";
 import sanitizeHtml from "sanitize-html";
 import type { Post } from "#domain/post.ts";
@@ -240,11 +241,28 @@ ${footerNote}
 }
 
 /**
+ * Only the blog's own footer carries the reader's unsubscribe link. The outbox fills every
+ * `{{unsubscribe_url}}` of the stored email, so one the writer typed in the post (an image's
+ * address, the cover, a link, the text) would hand each reader's token to whatever host it
+ * names. The footer is written with a slot no post can contain (a fresh UUID), every
+ * placeholder the post brought is made inert, and only then does the slot become the
+ * placeholder: in HTML its braces as character references (the same address once a client
+ * decodes it), in the text part with an invisible word joiner.
+ */
+function keepUnsubscribeLinkInFooter(composed: string, footerSlot: string, inert: string): string {
+  return composed.replaceAll(UNSUBSCRIBE_PLACEHOLDER, inert).replaceAll(footerSlot, UNSUBSCRIBE_PLACEHOLDER);
+}
+
+const INERT_PLACEHOLDER_HTML = UNSUBSCRIBE_PLACEHOLDER.replaceAll("{", "&#123;").replaceAll("}", "&#125;");
+const INERT_PLACEHOLDER_TEXT = UNSUBSCRIBE_PLACEHOLDER.replaceAll("{{", "{\u2060{");
+
+/**
  * A post as the email that carries it: the title as subject, the stored body with every address
  * absolute, a link to the post, and an unsubscribe link per recipient. Links are the post's own:
  * no tracking pixel, no rewritten links.
  */
 export function composePostEmail(post: EmailPost, site: EmailSite): ComposedEmail {
+  const footerSlot = `unsubscribe-${randomUUID()}`;
   const postUrl = absoluteUrl(site.url, postPath(post.slug));
   const absolute = rewriteHtmlUrls(post.contentHtml, (reference) => resolveUrl(site.url, reference, postUrl));
   const body = emailBody(absolute);
@@ -267,7 +285,7 @@ export function composePostEmail(post: EmailPost, site: EmailSite): ComposedEmai
     site,
     topLink: { href: postUrl, label: "View in browser" },
     content,
-    footerNote: `You get new posts from ${escapeHtml(site.title)} by email. <a href="${UNSUBSCRIBE_PLACEHOLDER}" style="color:#6b7280;text-decoration:underline;">Unsubscribe</a>`,
+    footerNote: `You get new posts from ${escapeHtml(site.title)} by email. <a href="${footerSlot}" style="color:#6b7280;text-decoration:underline;">Unsubscribe</a>`,
   });
   const text = [
     site.title,
@@ -281,10 +299,14 @@ export function composePostEmail(post: EmailPost, site: EmailSite): ComposedEmai
     "",
     "--",
     `${site.title} · ${absoluteUrl(site.url, "/")}`,
-    `Unsubscribe: ${UNSUBSCRIBE_PLACEHOLDER}`,
+    `Unsubscribe: ${footerSlot}`,
     "",
   ].join("\n");
-  return { subject: post.title, html, text };
+  return {
+    subject: post.title,
+    html: keepUnsubscribeLinkInFooter(html, footerSlot, INERT_PLACEHOLDER_HTML),
+    text: keepUnsubscribeLinkInFooter(text, footerSlot, INERT_PLACEHOLDER_TEXT),
+  };
 }
 
 /** The double opt-in email: one link that confirms, and what happens if it is not followed. */

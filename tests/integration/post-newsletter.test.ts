@@ -1,8 +1,10 @@
+import { Parser } from "htmlparser2";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PostInput } from "#domain/post.ts";
 import { type DatabaseHandle, type Dialect } from "../../server/db/connect.ts";
 import { createMailer, type Mailer } from "../../server/services/mailer.ts";
 import { createServices, type Services } from "../../server/services/index.ts";
+import { UNSUBSCRIBE_PLACEHOLDER } from "../../server/services/newsletter-outbox.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { buildPostInput, createManualClock, TEST_PASSWORD_COST, TEST_WRITER } from "../support/factories.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
@@ -10,6 +12,22 @@ import { TEST_COMMENT_IP_SALT } from "../support/test-blog.ts";
 
 const FROM = { fromAddress: "news@blog.example" };
 const HOUR = 3_600_000;
+
+/** Every value of an attribute of a tag, as a mail client reads it (entities decoded). */
+function attributeValues(html: string, tag: string, name: string): string[] {
+  const values: string[] = [];
+  const parser = new Parser(
+    {
+      onopentag(opened, attribs) {
+        if (opened === tag && attribs[name] !== undefined) values.push(attribs[name]);
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  return values;
+}
 
 /** Long enough for the worker (polling every 10 ms) to have sent anything it was going to. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
@@ -195,5 +213,39 @@ describe.each(testDialects())("emailing a post on $dialect", ({ dialect, skip })
     await settle();
     expect(await sendOf(post.id)).toMatchObject({ state: "cancelled", total: 12, sent: 4, failed: 0 });
     expect(sink.received).toHaveLength(4);
+  });
+  it("fills the reader's unsubscribe link only in the footer, never in an address or text of the post", async () => {
+    await addActiveSubscribers(2);
+    startWorker();
+    const pixel = `https://tracker.example/pixel.gif?who=${UNSUBSCRIBE_PLACEHOLDER}`;
+    await services.posts.createPost(
+      buildPostInput({
+        title: `Herons ${UNSUBSCRIBE_PLACEHOLDER}`,
+        excerpt: `Seen ${UNSUBSCRIBE_PLACEHOLDER}`,
+        coverImage: `https://tracker.example/cover.jpg?who=${UNSUBSCRIBE_PLACEHOLDER}`,
+        content: `<p>A heron <img src="${pixel}" alt="heron"> and <a href="https://tracker.example/go?who=${UNSUBSCRIBE_PLACEHOLDER}">a link</a>, typed: ${UNSUBSCRIBE_PLACEHOLDER}</p>`,
+        emailSubscribers: true,
+      }),
+      TEST_WRITER,
+    );
+    await sink.waitFor(2);
+    for (const { to, parsed } of sink.received) {
+      const html = String(parsed!.html);
+      const sources = attributeValues(html, "img", "src");
+      expect(sources).toEqual([`https://tracker.example/cover.jpg?who=${UNSUBSCRIBE_PLACEHOLDER}`, pixel]);
+      const links = attributeValues(html, "a", "href");
+      expect(links).toContain(`https://tracker.example/go?who=${UNSUBSCRIBE_PLACEHOLDER}`);
+      const unsubscribeLinks = links.filter((href) => href.includes("token="));
+      expect(unsubscribeLinks).toHaveLength(1);
+      const [unsubscribeUrl] = unsubscribeLinks as [string];
+      expect(unsubscribeUrl).toMatch(/^https:\/\/blog\.example\/unsubscribe\?token=u\./);
+      expect(parsed!.text!.split("token=")).toHaveLength(2);
+      expect(parsed!.text).toContain(`Unsubscribe: ${unsubscribeUrl}`);
+
+      // The footer's link is the reader's own and still works.
+      await services.subscriptions.unsubscribe(new URL(unsubscribeUrl).searchParams.get("token")!);
+      const row = await handle.db.selectFrom("subscribers").select("state").where("email", "=", to).executeTakeFirst();
+      expect(row?.state).toBe("unsubscribed");
+    }
   });
 });
