@@ -77,6 +77,26 @@ describe("the blocked list", () => {
     expect(isBlockedBy(entries, new URL("https://notspam.example/users/a"))).toBe(false);
   });
 
+  it("blocks a domain however its host is written: a trailing dot, capitals, Unicode or punycode", () => {
+    const blocked = parseBlockedList("spam.example\nBücher.example.\nhttps://Ok.Example./users/troll");
+    expect(isBlockedBy(blocked, new URL("https://spam.example./users/a"))).toBe(true);
+    expect(isBlockedBy(blocked, new URL("https://EU.Spam.Example../users/a"))).toBe(true);
+    expect(isBlockedBy(blocked, new URL("https://xn--bcher-kva.example/users/a"))).toBe(true);
+    expect(isBlockedBy(blocked, new URL("https://eu.bücher.example./users/a"))).toBe(true);
+    expect(isBlockedBy(blocked, new URL("https://ok.example./users/troll"))).toBe(true);
+    expect(isBlockedBy(blocked, new URL("https://ok.example/users/troll"))).toBe(true);
+    expect(isBlockedBy(blocked, new URL("https://spam.example.net/users/a"))).toBe(false);
+  });
+
+  it("is stored with each host in one form, so what is saved is what is matched", () => {
+    const result = fediverseSettingsSchema.safeParse({
+      blocked: "Spam.Example.\n*.Bücher.example\n@eu.spam.example\nhttps://Ok.Example./users/troll#main-key",
+    });
+    expect(result.data?.blocked).toBe(
+      "spam.example\nxn--bcher-kva.example\neu.spam.example\nhttps://ok.example/users/troll",
+    );
+  });
+
   it("blocks one actor by its address and leaves the rest of its server alone", () => {
     expect(isBlockedBy(entries, new URL("https://ok.example/users/troll"))).toBe(true);
     expect(isBlockedBy(entries, new URL("https://ok.example/users/troll#main-key"))).toBe(true);

@@ -15,21 +15,43 @@ export type BlockedEntry = { kind: "domain"; domain: string } | { kind: "actor";
 
 const DOMAIN_PATTERN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
 
+/**
+ * A host in the one form the blocked list is matched in: lower case, punycode (a URL's hostname
+ * is both already) and without the trailing dot of a fully qualified name, so `spam.example.`
+ * is the server `spam.example` names.
+ */
+export function normalizeHost(hostname: string): string {
+  return hostname.toLowerCase().replace(/\.+$/, "");
+}
+
+/** A domain as typed (any case, Unicode or punycode, a trailing dot) as a host; undefined if it is not one. */
+function domainHost(text: string): string | undefined {
+  // Only a bare name: a path, port, user or query would make the URL below read another host.
+  if (!/^[^\s/\\?#@:]+$/.test(text)) return undefined;
+  try {
+    return normalizeHost(new URL(`http://${text}/`).hostname);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An actor's address as the list compares it: its host normalised, without a fragment. */
+function actorAddress(url: URL): string {
+  const address = new URL(url.href);
+  address.hash = "";
+  address.hostname = normalizeHost(address.hostname);
+  return address.href;
+}
+
 /** One line of the blocked list read as an entry; undefined for a line that is neither. */
 export function parseBlockedLine(line: string): BlockedEntry | undefined {
   const text = line.trim();
   if (/^https?:\/\//i.test(text)) {
-    try {
-      const url = new URL(text);
-      url.hash = "";
-      return { kind: "actor", url: url.href };
-    } catch {
-      return undefined;
-    }
+    return URL.canParse(text) ? { kind: "actor", url: actorAddress(new URL(text)) } : undefined;
   }
   // "@example.social" and "*.example.social" read as the domain people mean.
-  const domain = text.replace(/^(?:\*\.|@)/, "").toLowerCase();
-  return DOMAIN_PATTERN.test(domain) ? { kind: "domain", domain } : undefined;
+  const domain = domainHost(text.replace(/^(?:\*\.|@)/, ""));
+  return domain !== undefined && DOMAIN_PATTERN.test(domain) ? { kind: "domain", domain } : undefined;
 }
 
 function blockedLines(text: string): string[] {
@@ -46,11 +68,10 @@ export function parseBlockedList(text: string): BlockedEntry[] {
 
 /** Whether an actor (by its id) is on the list: its exact URL, or its host or a parent domain of it. */
 export function isBlockedBy(entries: readonly BlockedEntry[], actorUrl: URL): boolean {
-  const host = actorUrl.hostname.toLowerCase();
-  const href = new URL(actorUrl.href);
-  href.hash = "";
+  const host = normalizeHost(actorUrl.hostname);
+  const address = actorAddress(actorUrl);
   return entries.some((entry) =>
-    entry.kind === "actor" ? entry.url === href.href : host === entry.domain || host.endsWith(`.${entry.domain}`),
+    entry.kind === "actor" ? entry.url === address : host === entry.domain || host.endsWith(`.${entry.domain}`),
   );
 }
 
@@ -84,7 +105,15 @@ export const fediverseSettingsSchema = z.object({
         });
       }
     })
-    .transform((text) => blockedLines(text.replace(/\r\n?/g, "\n")).join("\n"))
+    // Stored as matched: each host in its one form (normalizeHost), so the list shows what it blocks.
+    .transform((text) =>
+      blockedLines(text.replace(/\r\n?/g, "\n"))
+        .map((line) => {
+          const entry = parseBlockedLine(line);
+          return entry === undefined ? line : entry.kind === "domain" ? entry.domain : entry.url;
+        })
+        .join("\n"),
+    )
     .default(""),
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_FEDIVERSE_SETTINGS } from "#domain/fediverse.ts";
+import { DEFAULT_FEDIVERSE_SETTINGS, fediverseSettingsSchema } from "#domain/fediverse.ts";
 import { testDialects } from "../support/databases.ts";
 import type { Post, PostInput } from "#domain/post.ts";
 import { buildPostInput, TEST_WRITER } from "../support/factories.ts";
@@ -125,6 +125,23 @@ describe.each(testDialects())("the fediverse service on $dialect", ({ dialect, s
       expect(await services.fediverse.settings()).toMatchObject({
         blocked: "spam.example\nhttps://social.example/users/troll",
       });
+    });
+
+    it("covers a blocked server however its host is written, and a save removes its followers so written", async () => {
+      const { services } = blog;
+      await services.fediverse.followFrom(follow("ada", "spam.example."));
+      await services.fediverse.followFrom(follow("bob", "eu.xn--bcher-kva.example"));
+      await services.fediverse.followFrom(follow("friend"));
+
+      // As the settings form reads it: the schema gives the service what it stores.
+      const settings = fediverseSettingsSchema.parse({ blocked: "Spam.Example.\nbücher.example" });
+      await services.fediverse.saveSettings(settings, OWNER);
+      expect((await services.fediverse.listFollowers()).items.map((item) => item.handle)).toEqual([
+        "@friend@social.example",
+      ]);
+      expect(await services.fediverse.isBlocked(new URL("https://SPAM.example./users/new"))).toBe(true);
+      expect(await services.fediverse.isBlocked(new URL("https://eu.bücher.example./users/new"))).toBe(true);
+      expect((await services.fediverse.settings()).blocked).toBe("spam.example\nxn--bcher-kva.example");
     });
 
     it("is read from the database by another server within a second, and its listeners told", async () => {
