@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { newId, toIsoString } from "./rows.ts";
+import { type Db, newId, toIsoString } from "./rows.ts";
 
 export interface AuditEntry {
   id: string;
@@ -17,8 +17,9 @@ export interface AuditCursor {
   id: string;
 }
 
+/** `db` may be the transaction of the change it records, so both are kept or neither. */
 export async function insertAuditEntry(
-  db: Kysely<Database>,
+  db: Db,
   entry: { createdAt: string; actorId?: string; actorLabel: string; action: string; detail: string },
 ): Promise<void> {
   await db

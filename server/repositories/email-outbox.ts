@@ -76,7 +76,7 @@ export async function insertSingleSend(
  * the recipients; undefined when the post already has a send (a post is emailed once in its life).
  */
 export async function insertPostSend(
-  db: Kysely<Database>,
+  db: Db,
   { id, postId, content, at }: { id: string; postId: string; content: SendContent; at: string },
 ): Promise<{ total: number } | undefined> {
   return inTransaction(db, async (trx) => {

@@ -1,5 +1,5 @@
 // Writing posts, and the reads the writer's side needs (drafts included).
-import { type Insertable, type Kysely, type Transaction, sql } from "kysely";
+import { type Insertable, type Transaction, sql } from "kysely";
 import { type Database, POST_COLUMNS, type PostsTable } from "../db/schema.ts";
 import { type Post, type PostDraft, type PostFields, type PostSummary, uniqueNonEmptyTags } from "#domain/post.ts";
 import { type Page, pageWindow } from "#domain/pagination.ts";
@@ -183,16 +183,19 @@ export async function insertPosts(db: Db, drafts: readonly NewPost[]): Promise<s
   return posts.map((post) => post.id);
 }
 
-/** The one way a post changes (the editor's save, a restored revision): its body rendered again, its history kept. */
+/**
+ * The one way a post changes (the editor's save, a restored revision): its body rendered again,
+ * its history kept, in one transaction (the caller's, when given one).
+ */
 export async function updatePost(
-  db: Kysely<Database>,
+  db: Db,
   id: string,
   draft: PostDraft,
   updatedAt: string,
   revision?: RevisionAuthor,
 ): Promise<Post | undefined> {
   const fields = renderDraft(draft);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const before = await trx.selectFrom("posts").select(["slug", "created_at"]).where("id", "=", id).executeTakeFirst();
     if (!before) return undefined;
     if (before.slug !== fields.slug) {
@@ -218,9 +221,12 @@ export async function updatePost(
   });
 }
 
-/** Deletes the post, its comments, tags, search row, revisions, preview links and image uses in one transaction. */
-export async function deletePost(db: Kysely<Database>, id: string, at: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+/**
+ * Deletes the post, its comments, tags, search row, revisions, preview links and image uses in
+ * one transaction (the caller's, when given one).
+ */
+export async function deletePost(db: Db, id: string, at: string): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
     await replaceMediaUses(trx, id, [], at);
     await trx.deleteFrom("comments").where("post_id", "=", id).execute();
     await trx.deleteFrom("post_revisions").where("post_id", "=", id).execute();

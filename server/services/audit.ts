@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
 import * as auditLog from "../repositories/audit-log.ts";
+import type { Db } from "../repositories/rows.ts";
 
 /** Kept half a year: long enough to look back on a season, short enough not to become an archive. */
 export const AUDIT_RETENTION_MS = 180 * 24 * 60 * 60 * 1000;
@@ -37,9 +38,10 @@ export type AuditAction =
 
 export function createAuditLog({ db, now }: { db: Kysely<Database>; now: () => Date }) {
   return {
-    async record(actor: Actor, action: AuditAction, detail = ""): Promise<void> {
+    /** `trx`: the transaction of the change recorded, so the change and its entry are kept together or not at all. */
+    async record(actor: Actor, action: AuditAction, detail = "", trx: Db = db): Promise<void> {
       await guardDatabase(() =>
-        auditLog.insertAuditEntry(db, {
+        auditLog.insertAuditEntry(trx, {
           createdAt: now().toISOString(),
           actorId: actor.id,
           actorLabel: actor.label.slice(0, 254),

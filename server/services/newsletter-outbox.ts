@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Dialect } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
@@ -196,18 +196,24 @@ export function createOutbox({
 
     /**
      * Queues a post's email to every active subscriber, composed once; null when the post was
-     * already sent (or is being sent): a post is emailed once in its life.
+     * already sent (or is being sent): a post is emailed once in its life. In the caller's
+     * transaction `trx` (a post's save), the caller wakes the worker once it commits: woken
+     * before, the worker would find nothing yet.
      */
-    async enqueuePostSend({
-      postId,
-      ...content
-    }: SendContent & { postId: string }): Promise<{ sendId: string; total: number } | null> {
+    async enqueuePostSend(
+      { postId, ...content }: SendContent & { postId: string },
+      trx?: Transaction<Database>,
+    ): Promise<{ sendId: string; total: number } | null> {
       const id = newId();
-      const created = await guardDatabase(() => insertPostSend(db, { id, postId, content, at: now().toISOString() }));
+      const at = now().toISOString();
+      const created = await guardDatabase(() => insertPostSend(trx ?? db, { id, postId, content, at }));
       if (!created) return null;
-      wakeWorker();
+      if (!trx) wakeWorker();
       return { sendId: id, total: created.total };
     },
+
+    /** Sends what a committed transaction queued now, rather than at the worker's next look. */
+    wake: wakeWorker,
 
     /** False when the send is not going out (already done or cancelled, or unknown). */
     cancel(sendId: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { isPublicAt, type Post } from "#domain/post.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
@@ -33,31 +33,42 @@ export function createPostNewsletter({
   /** SMTP_URL is set: a save may ask for an email, and the editor offers it. */
   emailOn: boolean;
 }) {
-  /** Composes the email from the post as it is now, queues it, and marks the post sent. */
-  async function send(post: Post): Promise<void> {
-    const email = composePostEmail(post, await readSite());
+  /**
+   * Composes the email from the post as it is now, queues it, and marks the post sent, in one
+   * transaction: the send and the mark are kept together or not at all.
+   */
+  async function send(post: Post, site: EmailSite, trx: Transaction<Database>): Promise<Post> {
     // Null when another server or an earlier tick made the send: marking it sent is all that is left.
-    await outbox.enqueuePostSend({ postId: post.id, ...email });
-    await guardDatabase(() => markPostEmailed(db, post.id));
+    await outbox.enqueuePostSend({ postId: post.id, ...composePostEmail(post, site) }, trx);
+    await guardDatabase(() => markPostEmailed(trx, post.id));
+    return { ...post, newsletter: "sent" };
   }
 
   return {
     emailOn,
 
-    /** After a save: a post that wants its email and is public now is queued before the save answers. */
-    async afterSave(post: Post): Promise<Post> {
-      if (post.newsletter !== "wanted" || !isPublicAt(post, now())) return post;
-      await send(post);
-      return { ...post, newsletter: "sent" };
+    /**
+     * Before a save: what the save must do for its email, when the post wants one and is public
+     * as soon as it is saved. `queue` runs inside the save's transaction, so the post, its audit
+     * entry and its send commit together; `wake` after the commit. The site is read here, before
+     * the transaction opens: on SQLite it holds the one connection, and a read beside it would wait.
+     */
+    async prepareSave(draft: Pick<Post, "newsletter" | "published" | "publishAt">): Promise<SaveEmail | undefined> {
+      if (draft.newsletter !== "wanted" || !isPublicAt(draft, now())) return undefined;
+      const site = await readSite();
+      return { queue: (post, trx) => send(post, site, trx), wake: outbox.wake };
     },
 
     /** The worker's tick: queues the email of every wanted post whose scheduled time has come. */
     async sendDuePosts(): Promise<number> {
       const due = await guardDatabase(() => findPostsDueForEmail(db, now().toISOString()));
+      if (due.length === 0) return 0;
+      const site = await readSite();
       for (const id of due) {
         const post = await guardDatabase(() => findPostById(db, id));
-        if (post) await send(post);
+        if (post) await guardDatabase(() => db.transaction().execute((trx) => send(post, site, trx)));
       }
+      outbox.wake();
       return due.length;
     },
 
@@ -75,3 +86,9 @@ export function createPostNewsletter({
 }
 
 export type PostNewsletterService = ReturnType<typeof createPostNewsletter>;
+
+/** A save's email: queued inside the save's transaction, and the worker woken once it commits. */
+export interface SaveEmail {
+  queue: (post: Post, trx: Transaction<Database>) => Promise<Post>;
+  wake: () => void;
+}

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import {
   localDateTimeToUtc,
   newsletterAfterSave,
@@ -29,6 +29,7 @@ import { renderPostBody } from "../render/post-body.ts";
 import { createWritersDesk } from "./writers-desk.ts";
 import type { Post, PostSummary } from "#domain/post.ts";
 import type { Actor, AuditLog } from "./audit.ts";
+import type { SaveEmail } from "./post-newsletter.ts";
 
 /** Changes made outside a signed-in request (demo content, tests) are the blog's own. */
 const SYSTEM_WRITER: Writer = { label: "system", email: "" };
@@ -50,8 +51,8 @@ export interface PostServiceDeps {
   /** Picks the related posts; tests pass a fixed one. */
   random?: () => number;
   audit: AuditLog;
-  /** Queues a saved post's email if it is due (services/post-newsletter.ts); absent without SMTP_URL. */
-  newsletter?: { afterSave: (post: Post) => Promise<Post> };
+  /** What a save does for the post's email, if it is due (services/post-newsletter.ts); absent without SMTP_URL. */
+  newsletter?: { prepareSave: (draft: PostDraft) => Promise<SaveEmail | undefined> };
 }
 
 /** Who is saving: every revision names the admin who made it. */
@@ -122,6 +123,30 @@ export function createPostService({
   function draftToSave(input: PostInput, slug: string, before?: Post): PostDraft {
     const draft = { ...toPostDraft(input), slug };
     return { ...draft, newsletter: newsletterAfterSave(before, draft, newsletter !== undefined, now()) };
+  }
+
+  /**
+   * A save and what follows from it in one transaction: the post, its audit entry (`record`)
+   * and its email, so a failure of any of them (the database gone mid-save) leaves nothing half
+   * done, and the writer's answer is the failure. Undefined when `write` found no post.
+   */
+  async function save(
+    draft: PostDraft,
+    write: (trx: Transaction<Database>) => Promise<Post | undefined>,
+    record: (post: Post, trx: Transaction<Database>) => Promise<void>,
+  ): Promise<Post | undefined> {
+    const email = await newsletter?.prepareSave(draft);
+    const saved = await guardDatabase(() =>
+      db.transaction().execute(async (trx) => {
+        const post = await write(trx);
+        if (!post) return undefined;
+        await record(post, trx);
+        return email ? email.queue(post, trx) : post;
+      }),
+    );
+    if (saved) announce(saved.id);
+    if (saved && email) email.wake();
+    return saved;
   }
 
   /**
@@ -259,40 +284,35 @@ export function createPostService({
     /** The writer is named in the post's revisions; publishing goes into the audit log under their name. */
     async createPost(input: PostInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
       const at = timestamp();
-      const slug = await chooseSlug(input);
-      const post = await guardDatabase(async () => {
-        const [id] = await posts.insertPosts(db, [
-          {
-            ...draftToSave(input, slug),
-            createdAt: at,
-            updatedAt: at,
-            revision: { kind: "save", savedBy: writer.email },
-          },
-        ]);
-        return (await posts.findPostById(db, id!))!;
-      });
-      announce(post.id);
-      if (post.published) await audit.record(writer, "post-published", post.title);
-      return newsletter ? newsletter.afterSave(post) : post;
+      const draft = draftToSave(input, await chooseSlug(input));
+      const revision = { kind: "save", savedBy: writer.email } as const;
+      const created = await save(
+        draft,
+        async (trx) => {
+          const [id] = await posts.insertPosts(trx, [{ ...draft, createdAt: at, updatedAt: at, revision }]);
+          return posts.findPostById(trx, id!);
+        },
+        async (post, trx) => {
+          if (post.published) await audit.record(writer, "post-published", post.title, trx);
+        },
+      );
+      return created!;
     },
 
     async updatePost(id: string, input: PostInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
       const before = await guardDatabase(() => posts.findPostById(db, id));
-      const slug = await chooseSlug(input, id);
-      const updated =
-        before &&
-        (await guardDatabase(() =>
-          posts.updatePost(db, id, draftToSave(input, slug, before), timestamp(), {
-            kind: "save",
-            savedBy: writer.email,
-          }),
-        ));
+      if (!before) throw new DomainError("POST_NOT_FOUND", "Post not found");
+      const draft = draftToSave(input, await chooseSlug(input, id), before);
+      const updated = await save(
+        draft,
+        (trx) => posts.updatePost(trx, id, draft, timestamp(), { kind: "save", savedBy: writer.email }),
+        async (post, trx) => {
+          if (before.published === post.published) return;
+          await audit.record(writer, post.published ? "post-published" : "post-unpublished", post.title, trx);
+        },
+      );
       if (!updated) throw new DomainError("POST_NOT_FOUND", "Post not found");
-      announce(id);
-      if (before.published !== updated.published) {
-        await audit.record(writer, updated.published ? "post-published" : "post-unpublished", updated.title);
-      }
-      return newsletter ? newsletter.afterSave(updated) : updated;
+      return updated;
     },
     /** The editor's preview: the pipeline a save uses, so the writer sees what readers will get. */
     renderPreview(format: PostFormat, content: string) {
@@ -340,8 +360,15 @@ export function createPostService({
     /** Deletes the post and every comment on it together; false when there was no such post. */
     async deletePost(id: string, actor: Actor = SYSTEM_WRITER): Promise<boolean> {
       const before = await guardDatabase(() => posts.findPostById(db, id));
-      const deleted = before !== undefined && (await guardDatabase(() => posts.deletePost(db, id, timestamp())));
-      if (deleted) await audit.record(actor, "post-deleted", before.title);
+      if (!before) return false;
+      // The post and its audit entry go together, as a save's do.
+      const deleted = await guardDatabase(() =>
+        db.transaction().execute(async (trx) => {
+          const removed = await posts.deletePost(trx, id, timestamp());
+          if (removed) await audit.record(actor, "post-deleted", before.title, trx);
+          return removed;
+        }),
+      );
       if (deleted) announce(id);
       return deleted;
     },
