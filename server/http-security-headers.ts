@@ -57,5 +57,8 @@ export function sendSecurityHeaders(options: { siteUrl: string; isDev: boolean }
     // Chromium sends `Origin: null` on form posts under `no-referrer`, which would fail our origin check.
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     strictTransportSecurity: https,
+    // `same-origin` for pages and the admin; the images answered from the media store say
+    // `cross-origin` themselves (sendFile, server/media-http.ts), so emails and other sites can show them.
+    crossOriginResourcePolicy: { policy: "same-origin" },
   });
 }

@@ -42,6 +42,9 @@ export function answerOutage(error: unknown, res: Response, next: NextFunction):
 /**
  * A stored file with its ETag: revalidation (a list, `W/`, `*`) and a single range are answered.
  * Files at hashed names are immutable; `cacheControl` is for those at fixed addresses.
+ * These are public images that other origins show (an email opened in a webmail, a reader's
+ * app, a site linking a cover), so they are `cross-origin` where helmet sends every other
+ * response `same-origin` (server/http-security-headers.ts).
  */
 export function sendFile(
   req: Request,
@@ -49,7 +52,13 @@ export function sendFile(
   bytes: Buffer,
   { etag, type, cacheControl = IMMUTABLE }: { etag: string; type: string; cacheControl?: string },
 ) {
-  res.set({ "Cache-Control": cacheControl, ETag: etag, "Accept-Ranges": "bytes", "Content-Type": type });
+  res.set({
+    "Cache-Control": cacheControl,
+    ETag: etag,
+    "Accept-Ranges": "bytes",
+    "Content-Type": type,
+    "Cross-Origin-Resource-Policy": "cross-origin",
+  });
   // Express's req.fresh says no to any request marked no-cache, yet a matching ETag is exactly
   // the revalidation such a request asks for; a file never changes under its ETag.
   const ifNoneMatch = req.get("if-none-match");

@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MediaInUseError } from "#domain/errors.ts";
 import type { UploadedMedia } from "#domain/media.ts";
 import { answerImageUpload } from "../../app/lib/image-upload.server.ts";
+import { sendSecurityHeaders } from "../../server/http-security-headers.ts";
+import { createSiteIconRoutes } from "../../server/http-site-icons.ts";
 import { createMediaFileRoutes } from "../../server/media-http.ts";
 import { testDialects } from "../support/databases.ts";
 import { createRouteTestContext, routeArgs, TEST_ADMIN } from "../support/route-context.ts";
@@ -126,8 +128,12 @@ describe.each(testDialects())("media on $dialect", ({ dialect, skip }) => {
     let base: string;
 
     beforeEach(async () => {
+      // In server/http.ts's order: every response's headers, the images, then the pages.
       const app = express();
+      app.use(sendSecurityHeaders({ siteUrl: "https://blog.example", isDev: false }));
       app.use(createMediaFileRoutes({ services: blog.services }));
+      app.use(createSiteIconRoutes({ services: blog.services }));
+      app.use((_req, res) => res.type("text/html").send("<p>a page</p>"));
       server = app.listen(0, "127.0.0.1");
       await new Promise((resolve) => server.once("listening", resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -167,6 +173,23 @@ describe.each(testDialects())("media on $dialect", ({ dialect, skip }) => {
       const beyond = await fetch(url, { headers: { range: `bytes=${bytes.byteLength + 10}-` } });
       expect(beyond.status).toBe(416);
       expect(beyond.headers.get("content-range")).toBe(`bytes */${bytes.byteLength}`);
+    });
+
+    it("lets another origin show the images (an email, a reader), while pages stay same-origin", async () => {
+      const image = await upload(await photo(800, 400));
+      await blog.services.siteSettings.saveImage(
+        "siteIcon",
+        { bytes: await photo(512, 512), declaredType: "image/jpeg" },
+        { label: "owner" },
+      );
+      const policy = async (path: string) =>
+        (await fetch(`${base}${path}`)).headers.get("cross-origin-resource-policy");
+      expect(await policy(`/media/${image.hash}/480.webp`)).toBe("cross-origin");
+      expect(await policy(`/media/${image.hash}/800.jpeg`)).toBe("cross-origin");
+      expect(await policy("/apple-touch-icon.png")).toBe("cross-origin");
+      expect(await policy("/")).toBe("same-origin");
+      expect(await policy("/admin")).toBe("same-origin");
+      expect(await policy(`/media/${"0".repeat(64)}/480.webp`)).toBe("same-origin");
     });
 
     it("answers 404 for missing and malformed media, never 500", async () => {
