@@ -160,8 +160,9 @@ async function main(): Promise<void> {
   }
 
   // Every app server delivers its share of the fediverse queue; a saved post is swept at once.
+  // The sweep compares posts alone: a comment or a page changes nothing followers are sent.
   await fediverse.start();
-  services.changes.subscribe(() => void fediverse.nudge());
+  services.changes.subscribe(() => void fediverse.nudge(), ["post"]);
 
   let shuttingDown = false;
   const shutdown = (signal: string) => {

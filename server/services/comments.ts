@@ -146,7 +146,7 @@ export function createCommentService({
         }),
       );
       // A held comment changes no public page: only its writer sees it, and their pages bypass the cache.
-      if (status === "approved") changes.publish([postTag(postId)]);
+      if (status === "approved") changes.publish([postTag(postId)], "comment");
       return { ...comment, status, postSlug: post.slug };
     },
 
@@ -182,7 +182,7 @@ export function createCommentService({
         await guardDatabase(() =>
           remoteReplies.updateRemoteReply(db, existing.id, { author, content, heldReason: REMOTE_REPLY_HELD_REASON }),
         );
-        if (existing.status === "approved") changes.publish([postTag(existing.postId)]);
+        if (existing.status === "approved") changes.publish([postTag(existing.postId)], "comment");
         return { commentId: existing.id, outcome: "edited" };
       }
       const [found, policySettings] = await Promise.all([
@@ -210,7 +210,7 @@ export function createCommentService({
     /** Removes the comment a note became, when its author deletes the note; false when there was none. */
     async removeRemoteReply(noteUrl: string, actorUrl: string): Promise<boolean> {
       const removed = await guardDatabase(() => remoteReplies.deleteRemoteReply(db, noteUrl, actorUrl));
-      if (removed?.status === "approved") changes.publish([postTag(removed.postId)]);
+      if (removed?.status === "approved") changes.publish([postTag(removed.postId)], "comment");
       return removed !== undefined;
     },
 
@@ -280,7 +280,7 @@ export function createCommentService({
             return comments.deleteComments(db, chosen);
         }
       });
-      changes.publish(affectedPosts.map(postTag));
+      changes.publish(affectedPosts.map(postTag), "comment");
       return changed;
     },
   };

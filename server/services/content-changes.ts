@@ -7,17 +7,25 @@
  */
 export type ContentTag = "lists" | "navigation" | `post:${string}` | `page:${string}`;
 
-export type ContentChangeListener = (tags: ContentTag[]) => void;
+/**
+ * What a write was to. Only a post's change can alter what the fediverse is sent (its sweep
+ * compares posts alone, server/federation/delivery.ts); a comment or a page changes pages only.
+ */
+export const CONTENT_CHANGE_KINDS = ["post", "comment", "page"] as const;
+export type ContentChangeKind = (typeof CONTENT_CHANGE_KINDS)[number];
+
+export type ContentChangeListener = (tags: ContentTag[], kind: ContentChangeKind) => void;
 
 /** Services announce writes here; the page cache (and, across servers, PostgreSQL) listens. */
 export function createContentChanges() {
-  const listeners = new Set<ContentChangeListener>();
+  const listeners = new Map<ContentChangeListener, readonly ContentChangeKind[]>();
   return {
-    publish(tags: ContentTag[]): void {
-      for (const listener of listeners) listener(tags);
+    publish(tags: ContentTag[], kind: ContentChangeKind): void {
+      for (const [listener, kinds] of listeners) if (kinds.includes(kind)) listener(tags, kind);
     },
-    subscribe(listener: ContentChangeListener): () => void {
-      listeners.add(listener);
+    /** `listener` hears every change, or only those of `kinds`. */
+    subscribe(listener: ContentChangeListener, kinds: readonly ContentChangeKind[] = CONTENT_CHANGE_KINDS): () => void {
+      listeners.set(listener, kinds);
       return () => listeners.delete(listener);
     },
   };

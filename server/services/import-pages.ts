@@ -48,7 +48,7 @@ export async function importedPageSlug(
  */
 export function announceImportedPages(changes: ContentChanges, changedPages: Set<string>): void {
   if (changedPages.size === 0) return;
-  changes.publish(["navigation", ...[...changedPages].map((id): ContentTag => pageTag(id))]);
+  changes.publish(["navigation", ...[...changedPages].map((id): ContentTag => pageTag(id))], "page");
 }
 
 /**

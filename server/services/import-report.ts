@@ -33,7 +33,7 @@ export function emptyReport(format: ImportReport["format"]): ImportReport {
 /** Cached pages that show what an import created go, as after any other write. */
 export function announceImported(changes: ContentChanges, changedPosts: Set<string>): void {
   if (changedPosts.size === 0) return;
-  changes.publish(["lists", ...[...changedPosts].map((id): ContentTag => postTag(id))]);
+  changes.publish(["lists", ...[...changedPosts].map((id): ContentTag => postTag(id))], "post");
 }
 
 export function isPostFormat(value: unknown): value is PostFormat {

@@ -52,7 +52,7 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
     const id = (after ?? before)!.id;
     const tags: ContentTag[] = [pageTag(id)];
     if (before?.slug !== after?.slug || before?.published !== after?.published) tags.push("navigation");
-    changes.publish(tags);
+    changes.publish(tags, "page");
   }
 
   /**

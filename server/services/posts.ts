@@ -103,7 +103,7 @@ export function createPostService({
   newsletter,
 }: PostServiceDeps) {
   // Any write to a post can change every list (a card, a count, an order) and its own page.
-  const announce = (id: string) => changes.publish(["lists", postTag(id)]);
+  const announce = (id: string) => changes.publish(["lists", postTag(id)], "post");
   const timestamp = () => now().toISOString();
   const findPublicPost = (id: string) => requirePublicPost(db, id, now());
   const requirePost = async (id: string): Promise<Post> => {
