@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Parser } from "htmlparser2";
 import sanitizeHtml from "sanitize-html";
+import { type MediaImage, MEDIA_PATH_PATTERN, mediaUrl } from "#domain/media.ts";
 import type { Post } from "#domain/post.ts";
 import { absoluteUrl, postPath, resolveUrl } from "#domain/site-urls.ts";
 import { rewriteHtmlUrls } from "../render/absolute-urls.ts";
@@ -20,6 +21,9 @@ export interface ComposedEmail {
 }
 
 export type EmailPost = Pick<Post, "title" | "slug" | "contentHtml" | "excerpt" | "author" | "coverImage">;
+
+/** This blog's uploads that a post shows, by hash (the media table): their variants and sizes. */
+export type EmailImages = ReadonlyMap<string, MediaImage>;
 
 /** The card is 600 px wide; the body inside its padding is 552. */
 const BODY_WIDTH = 552;
@@ -77,8 +81,34 @@ function withStyles(tagName: string, attribs: sanitizeHtml.Attributes): sanitize
   return style ? { ...kept, style } : kept;
 }
 
-/** An image no wider than the body: Outlook sizes it by the attribute alone. */
-function sizedImage(attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
+/** Sharp screens draw two pixels per CSS pixel: an upload's file may be up to twice the body. */
+const IMAGE_FILE_WIDTH = 2 * BODY_WIDTH;
+
+/**
+ * One of this blog's uploads as the email shows it: the widest variant the media store made up to
+ * IMAGE_FILE_WIDTH (the editor inserts the largest, up to 2,400 px), drawn at most the body's width,
+ * with a height from its stored size. Undefined for any other address.
+ */
+function uploadedImage(src: string, images: EmailImages): { src: string; width: number; height: number } | undefined {
+  const hash = MEDIA_PATH_PATTERN.exec(src)?.[1];
+  const image = hash ? images.get(hash) : undefined;
+  if (!image) return undefined;
+  const file = image.widths.filter((width) => width <= IMAGE_FILE_WIDTH).at(-1) ?? image.widths[0]!;
+  const width = Math.min(BODY_WIDTH, image.width);
+  return {
+    src: mediaUrl(image.hash, file, image.format),
+    width,
+    height: Math.round((image.height * width) / image.width),
+  };
+}
+
+/**
+ * An image no wider than the body, with its size in attributes: Outlook sizes it by them alone.
+ * An upload gets its variant and size from the media table, since the editor stores neither.
+ */
+function sizedImage(attribs: sanitizeHtml.Attributes, images: EmailImages): sanitizeHtml.Attributes {
+  const upload = uploadedImage(attribs.src ?? "", images);
+  if (upload) return { ...attribs, src: upload.src, width: String(upload.width), height: String(upload.height) };
   const width = Number(attribs.width);
   const height = Number(attribs.height);
   if (!(width > BODY_WIDTH)) return attribs;
@@ -93,14 +123,14 @@ function sizedImage(attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
  * box as a character, and no table of contents (its links would leave the email for the page).
  * Passing it through sanitize-html again also re-escapes everything it writes.
  */
-function emailBody(contentHtml: string): string {
+function emailBody(contentHtml: string, images: EmailImages): string {
   return sanitizeHtml(contentHtml, {
     allowedTags: [...sanitizeHtml.defaults.allowedTags, "img", "picture", "del", "ins"],
     allowedAttributes: { "*": BODY_ATTRIBUTES },
     exclusiveFilter: (frame) => frame.tag === "nav",
     transformTags: {
       "*": (tagName, attribs) => ({ tagName, attribs: withStyles(tagName, attribs) }),
-      img: (tagName, attribs) => ({ tagName, attribs: sizedImage(withStyles(tagName, attribs)) }),
+      img: (tagName, attribs) => ({ tagName, attribs: sizedImage(withStyles(tagName, attribs), images) }),
       input: (_tagName, attribs) => ({
         tagName: "span",
         attribs: {},
@@ -261,12 +291,16 @@ const INERT_PLACEHOLDER_TEXT = UNSUBSCRIBE_PLACEHOLDER.replaceAll("{{", "{\u2060
  * absolute, a link to the post, and an unsubscribe link per recipient. Links are the post's own:
  * no tracking pixel, no rewritten links.
  */
-export function composePostEmail(post: EmailPost, site: EmailSite): ComposedEmail {
+export function composePostEmail(post: EmailPost, site: EmailSite, images: EmailImages = new Map()): ComposedEmail {
   const footerSlot = `unsubscribe-${randomUUID()}`;
   const postUrl = absoluteUrl(site.url, postPath(post.slug));
-  const absolute = rewriteHtmlUrls(post.contentHtml, (reference) => resolveUrl(site.url, reference, postUrl));
-  const body = emailBody(absolute);
-  const cover = post.coverImage ? resolveUrl(site.url, post.coverImage, postUrl) : undefined;
+  const resolve = (reference: string) => resolveUrl(site.url, reference, postUrl);
+  // Uploads are recognised by their own path, so addresses are made absolute after the body is made.
+  const body = rewriteHtmlUrls(emailBody(post.contentHtml, images), resolve);
+  const coverUpload = uploadedImage(post.coverImage, images);
+  const cover = post.coverImage ? resolve(coverUpload?.src ?? post.coverImage) : undefined;
+  const coverWidth = coverUpload?.width ?? BODY_WIDTH;
+  const coverHeight = coverUpload ? ` height="${coverUpload.height}"` : "";
   const byline = post.author
     ? `<p class="muted" style="margin:0 0 24px;font-size:14px;color:#6b7280;">${escapeHtml(post.author)}</p>`
     : "";
@@ -275,7 +309,7 @@ export function composePostEmail(post: EmailPost, site: EmailSite): ComposedEmai
     `<h1 style="margin:0 0 8px;font-size:28px;line-height:1.25;">${escapeHtml(post.title)}</h1>`,
     byline,
     cover
-      ? `<img src="${escapeHtml(cover)}" width="${BODY_WIDTH}" alt="" style="display:block;width:100%;max-width:${BODY_WIDTH}px;height:auto;border:0;margin:0 0 24px;border-radius:6px;">`
+      ? `<img src="${escapeHtml(cover)}" width="${coverWidth}"${coverHeight} alt="" style="display:block;width:100%;max-width:${coverWidth}px;height:auto;border:0;margin:0 0 24px;border-radius:6px;">`
       : "",
     body,
   ].join("\n");

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { mediaHashesIn } from "#domain/media.ts";
 import { isPublicAt, type Post } from "#domain/post.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
@@ -8,7 +9,9 @@ import {
   markPostEmailed,
   type SendProgress,
 } from "../repositories/email-outbox.ts";
+import { findMediaByHashes } from "../repositories/media.ts";
 import { findPostById } from "../repositories/posts.ts";
+import { describeMedia } from "./media.ts";
 import { composePostEmail, type EmailSite } from "./newsletter-email.ts";
 import type { Outbox } from "./newsletter-outbox.ts";
 
@@ -38,8 +41,13 @@ export function createPostNewsletter({
    * transaction: the send and the mark are kept together or not at all.
    */
   async function send(post: Post, site: EmailSite, trx: Transaction<Database>): Promise<Post> {
+    // The uploads' sizes, from which the email picks each image's width (the stored body has none).
+    const uploads = await guardDatabase(() =>
+      findMediaByHashes(trx, mediaHashesIn(`${post.coverImage}\n${post.contentHtml}`)),
+    );
+    const images = new Map(uploads.map((record) => [record.hash, describeMedia(record)]));
     // Null when another server or an earlier tick made the send: marking it sent is all that is left.
-    await outbox.enqueuePostSend({ postId: post.id, ...composePostEmail(post, site) }, trx);
+    await outbox.enqueuePostSend({ postId: post.id, ...composePostEmail(post, site, images) }, trx);
     await guardDatabase(() => markPostEmailed(trx, post.id));
     return { ...post, newsletter: "sent" };
   }

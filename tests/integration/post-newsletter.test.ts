@@ -1,4 +1,5 @@
 import { Parser } from "htmlparser2";
+import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PostInput } from "#domain/post.ts";
 import { type DatabaseHandle, type Dialect } from "../../server/db/connect.ts";
@@ -13,21 +14,29 @@ import { TEST_COMMENT_IP_SALT } from "../support/test-blog.ts";
 const FROM = { fromAddress: "news@blog.example" };
 const HOUR = 3_600_000;
 
-/** Every value of an attribute of a tag, as a mail client reads it (entities decoded). */
-function attributeValues(html: string, tag: string, name: string): string[] {
-  const values: string[] = [];
+/** Every tag of a name with its attributes, as a mail client reads them (entities decoded). */
+function tagsOf(html: string, tag: string): Record<string, string>[] {
+  const found: Record<string, string>[] = [];
   const parser = new Parser(
     {
       onopentag(opened, attribs) {
-        if (opened === tag && attribs[name] !== undefined) values.push(attribs[name]);
+        if (opened === tag) found.push(attribs);
       },
     },
     { decodeEntities: true },
   );
   parser.write(html);
   parser.end();
-  return values;
+  return found;
 }
+
+const attributeValues = (html: string, tag: string, name: string) =>
+  tagsOf(html, tag).flatMap((attribs) => (attribs[name] === undefined ? [] : [attribs[name]]));
+
+const photo = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: "#2a6f97" } })
+    .jpeg()
+    .toBuffer();
 
 /** Long enough for the worker (polling every 10 ms) to have sent anything it was going to. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
@@ -247,5 +256,44 @@ describe.each(testDialects())("emailing a post on $dialect", ({ dialect, skip })
       const row = await handle.db.selectFrom("subscribers").select("state").where("email", "=", to).executeTakeFirst();
       expect(row?.state).toBe("unsubscribed");
     }
+  });
+  it("sends an uploaded image at a width that fits the email, with its size, not the 2,400 px original", async () => {
+    await addActiveSubscribers(1);
+    startWorker();
+    const upload = async (width: number, height: number) =>
+      services.media.upload({
+        bytes: await photo(width, height),
+        name: "harbour.jpg",
+        declaredType: "image/jpeg",
+        uploadedBy: "admin-1",
+      });
+    const [wide, small] = [await upload(3000, 2000), await upload(400, 300)];
+    expect(wide.url).toBe(`/media/${wide.hash}/2400.jpeg`);
+    await services.posts.createPost(
+      buildPostInput({
+        coverImage: small.url,
+        content: `<p>The harbour:</p><p><img src="${wide.url}" alt="A harbour"></p>`,
+        emailSubscribers: true,
+      }),
+      TEST_WRITER,
+    );
+    await sink.waitFor(1);
+    const [cover, body] = tagsOf(String(sink.received[0]!.parsed!.html), "img");
+    // The body is 552 px wide inside the 600 px card: the widest variant up to twice that, for sharp screens.
+    expect(body).toMatchObject({
+      src: `https://blog.example/media/${wide.hash}/960.jpeg`,
+      width: "552",
+      height: "368",
+      alt: "A harbour",
+    });
+    expect(body!.style).toContain("max-width:100%");
+    expect(cover).toMatchObject({
+      src: `https://blog.example/media/${small.hash}/400.jpeg`,
+      width: "400",
+      height: "300",
+    });
+    // Files the media store made, so the addresses answer.
+    expect(await services.media.getFile(wide.hash, 960, "jpeg")).toBeDefined();
+    expect(await services.media.getFile(small.hash, 400, "jpeg")).toBeDefined();
   });
 });
