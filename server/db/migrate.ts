@@ -21,6 +21,7 @@ import { fediverseSchema } from "./migrations/0017-fediverse.ts";
 import { fedifyStoreSchema } from "./migrations/0018-fedify-store.ts";
 import { analyticsSchema } from "./migrations/0019-analytics.ts";
 import { pagesSchema } from "./migrations/0020-pages.ts";
+import { rateLimitKeyHashesSchema } from "./migrations/0021-rate-limit-key-hashes.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -46,6 +47,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0018-fedify-store": fedifyStoreSchema(dialect),
     "0019-analytics": analyticsSchema(dialect),
     "0020-pages": pagesSchema(dialect),
+    "0021-rate-limit-key-hashes": rateLimitKeyHashesSchema(),
   };
 }
 

@@ -8,7 +8,6 @@ import type { Dialect } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
 import type { FollowerDetail } from "../services/fediverse.ts";
 import type { Services } from "../services/index.ts";
-import { createRateLimiter } from "../services/rate-limit.ts";
 import { registerActor } from "./actor.ts";
 import { BLOG_ACTOR, type PostSources, registerArticles } from "./articles.ts";
 import { sweepDeliveries, type SweepReport } from "./delivery.ts";
@@ -21,7 +20,7 @@ import { DatabaseMessageQueue, type MessageQueueTuning } from "./message-queue.t
 type FollowerAnswerTarget = Pick<FollowerDetail, "actorUrl" | "inboxUrl" | "followActivityId">;
 
 /** The services the federation reads and changes (server/services/index.ts). */
-export type FederationServices = Pick<Services, "posts" | "siteSettings" | "fediverse">;
+export type FederationServices = Pick<Services, "posts" | "siteSettings" | "fediverse" | "rateLimiter">;
 
 export interface BlogFederationOptions {
   db: Kysely<Database>;
@@ -115,7 +114,7 @@ export async function createBlogFederation(options: BlogFederationOptions) {
     identifier: BLOG_ACTOR,
     onError: (error) => options.onInboxError?.(error),
   });
-  const inboxRateLimit = createInboxRateLimit(createRateLimiter({ db, now }));
+  const inboxRateLimit = createInboxRateLimit(services.rateLimiter);
 
   const context = () => federation.createContext(new URL(siteUrl), undefined);
 

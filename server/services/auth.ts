@@ -5,10 +5,9 @@ import { DomainError } from "#domain/errors.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
 import * as admins from "../repositories/admins.ts";
-import { clearRateLimit } from "../repositories/rate-limits.ts";
 import * as sessions from "../repositories/sessions.ts";
 import type { AuditLog } from "./audit.ts";
-import { loginCodeKeys, loginEmailKey } from "./login-throttle.ts";
+import type { LoginThrottle } from "./login-throttle.ts";
 import { hashPassword, OWASP_SCRYPT_COST, type ScryptCost, verifyPassword } from "./passwords.ts";
 import { createToken, hashToken } from "./tokens.ts";
 import type { TwoFactorService } from "./two-factor.ts";
@@ -62,9 +61,18 @@ export interface AuthServiceDeps {
   passwordCost?: ScryptCost;
   audit: AuditLog;
   twoFactor: TwoFactorService;
+  /** Whose locks a new password lifts. */
+  loginThrottle: Pick<LoginThrottle, "liftAccountLocks">;
 }
 
-export function createAuthService({ db, now, passwordCost = OWASP_SCRYPT_COST, audit, twoFactor }: AuthServiceDeps) {
+export function createAuthService({
+  db,
+  now,
+  passwordCost = OWASP_SCRYPT_COST,
+  audit,
+  twoFactor,
+  loginThrottle,
+}: AuthServiceDeps) {
   // Verified against when the email is unknown, so both failures take the same time. Made on
   // the first check, not at boot: scrypt at this cost holds 128 MiB while it runs (so the first
   // unknown address after a start takes one hash longer).
@@ -143,9 +151,7 @@ export function createAuthService({ db, now, passwordCost = OWASP_SCRYPT_COST, a
       if (!account) return false;
       const passwordHash = await hashPassword(password, passwordCost);
       await guardDatabase(() => admins.updateAdminPassword(db, account.id, passwordHash));
-      for (const key of [loginEmailKey(email), ...loginCodeKeys(account.id)]) {
-        await guardDatabase(() => clearRateLimit(db, key));
-      }
+      await loginThrottle.liftAccountLocks(email, account.id);
       await audit.record({ label: "command line" }, "password-changed", account.email);
       return true;
     },

@@ -53,7 +53,7 @@ export function createCommentService({
   floodWindowMs = COMMENT_POLICY.floodWindowMs,
   changes = createContentChanges(),
 }: CommentServiceDeps) {
-  const limiter = createRateLimiter({ db, now });
+  const limiter = createRateLimiter({ db, now, secret: ipSalt });
   const hashAddress = (address: string) => createHmac("sha256", ipSalt).update(address).digest("hex");
   const validIds = (ids: readonly string[]) =>
     [...new Set(ids)].filter((id) => COMMENT_ID_PATTERN.test(id)).slice(0, MODERATION_PAGE_SIZE);

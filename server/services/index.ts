@@ -23,6 +23,7 @@ import { createPostNewsletter } from "./post-newsletter.ts";
 import { createNavigationService } from "./navigation.ts";
 import { createPageService } from "./pages.ts";
 import { createPostService } from "./posts.ts";
+import { createRateLimiter } from "./rate-limit.ts";
 import { createSetupService } from "./setup.ts";
 import { createSiteSettingsService, defaultSiteSettings } from "./site-settings.ts";
 import { createSubscriberAdmin } from "./subscriber-admin.ts";
@@ -37,7 +38,10 @@ export interface ServiceDeps {
   passwordCost?: ScryptCost;
   /** ABOUT_URL and SOURCE_URL: what the site links to until the owner saves settings of their own. */
   siteLinks?: { aboutUrl: string; sourceUrl: string };
-  /** Salts comment address hashes (server/config.ts resolveCommentIpSalt). */
+  /**
+   * Salts comment address hashes and keys the hashes rate limits are counted under
+   * (server/config.ts resolveCommentIpSalt).
+   */
   commentIpSalt: string;
   /** Where image files live; the database unless another store is given. */
   mediaStore?: MediaStore;
@@ -75,7 +79,8 @@ export function createServices({
 }: ServiceDeps) {
   const audit = createAuditLog({ db, now });
   const twoFactor = createTwoFactorService({ db, now, audit });
-  const auth = createAuthService({ db, now, passwordCost, audit, twoFactor });
+  const loginThrottle = createLoginThrottle({ db, now, secret: commentIpSalt });
+  const auth = createAuthService({ db, now, passwordCost, audit, twoFactor, loginThrottle });
   const changes = createContentChanges();
   const store = mediaStore ?? createDatabaseMediaStore(db);
   const siteSettings = createSiteSettingsService({
@@ -107,6 +112,8 @@ export function createServices({
   const readSite = async () => ({ title: (await siteSettings.current()).title, url: siteUrl });
   const postNewsletter = createPostNewsletter({ db, now, outbox, readSite, emailOn });
   const comments = createCommentService({ db, now, ipSalt: commentIpSalt, changes });
+  // One hashing of keys for every counter, so app servers and the CLI count on the same rows.
+  const rateLimiter = createRateLimiter({ db, now, secret: commentIpSalt });
   const pages = createPageService({ db, now, audit, changes });
   return {
     changes,
@@ -127,12 +134,14 @@ export function createServices({
       secret: sessionSecret,
       readSite: async () => ({ title: (await siteSettings.current()).title, url: siteUrl }),
       enqueueSingle: emailOn ? outbox.enqueueSingle : undefined,
+      limiter: rateLimiter,
     }),
     subscribers: createSubscriberAdmin({ db, now }),
     audit,
     analytics,
     housekeeping: createHousekeeping({ db, now, auth, audit, analytics }),
-    loginThrottle: createLoginThrottle({ db, now }),
+    loginThrottle,
+    rateLimiter,
     setup: createSetupService({ db, now, passwordCost }),
     portability: createPortabilityService({ db, now, changes, mediaStore: store }),
     media: createMediaService({ db, store, now }),

@@ -4,6 +4,7 @@ import { isDomainError, RateLimitedError } from "#domain/errors.ts";
 import { guardDatabase } from "../errors.ts";
 import { normaliseEmail } from "../repositories/admins.ts";
 import * as rateLimits from "../repositories/rate-limits.ts";
+import { createRateLimitKeys } from "./rate-limit.ts";
 
 const MINUTE_MS = 60 * 1000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -50,12 +51,12 @@ export const LOGIN_THROTTLE_RULES = {
 const DELAY_STEP_MS = 1000;
 const MAX_DELAY_MS = 5000;
 
-export function loginEmailKey(email: string): string {
+function loginEmailKey(email: string): string {
   return `login:email:${normaliseEmail(email)}`;
 }
 
 /** The account's code-step counters, which only a right code, time or a new password clear. */
-export function loginCodeKeys(accountId: string): [perWindow: string, perDay: string] {
+function loginCodeKeys(accountId: string): [perWindow: string, perDay: string] {
   return [`login:code:${accountId}`, `login:code-daily:${accountId}`];
 }
 
@@ -120,21 +121,29 @@ function codeLimits(attempt: CodeAttempt): Limit[] {
 export interface LoginThrottleDeps {
   db: Kysely<Database>;
   now: () => Date;
+  /** Keys the hash the counters are stored under (createRateLimitKeys): no address or email in clear. */
+  secret: string;
   sleep?: (ms: number) => Promise<void>;
 }
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createLoginThrottle({ db, now, sleep = sleepFor }: LoginThrottleDeps) {
+export function createLoginThrottle({ db, now, secret, sleep = sleepFor }: LoginThrottleDeps) {
+  const storedKey = createRateLimitKeys(secret);
+
   /** Refuses while any of the limits is locked, saying when the last of them lifts. */
   async function assertNotLocked(limits: Limit[]): Promise<void> {
     const at = now().getTime();
     let lockedUntil = 0;
     for (const { key } of limits) {
-      const state = await guardDatabase(() => rateLimits.findRateLimit(db, key));
+      const state = await guardDatabase(() => rateLimits.findRateLimit(db, storedKey(key)));
       if (state?.blockedUntil) lockedUntil = Math.max(lockedUntil, Date.parse(state.blockedUntil));
     }
     if (lockedUntil > at) throw new RateLimitedError(Math.ceil((lockedUntil - at) / 1000));
+  }
+
+  async function clear(keys: string[]): Promise<void> {
+    for (const key of keys) await guardDatabase(() => rateLimits.clearRateLimit(db, storedKey(key)));
   }
 
   async function recordFailure(limits: Limit[]): Promise<void> {
@@ -143,10 +152,16 @@ export function createLoginThrottle({ db, now, sleep = sleepFor }: LoginThrottle
     let lockedForMs = 0;
     for (const { key, rule } of limits) {
       const state = await guardDatabase(() =>
-        rateLimits.recordHit(db, key, at.toISOString(), new Date(at.getTime() - rule.windowMs).toISOString()),
+        rateLimits.recordHit(
+          db,
+          storedKey(key),
+          at.toISOString(),
+          new Date(at.getTime() - rule.windowMs).toISOString(),
+        ),
       );
       if (state.hits >= rule.maxFailures) {
-        await guardDatabase(() => rateLimits.blockKey(db, key, new Date(at.getTime() + rule.lockMs).toISOString()));
+        const until = new Date(at.getTime() + rule.lockMs).toISOString();
+        await guardDatabase(() => rateLimits.blockKey(db, storedKey(key), until));
         lockedForMs = Math.max(lockedForMs, rule.lockMs);
       } else if (state.hits > rule.slowAfter) {
         delayMs = Math.max(delayMs, Math.min((state.hits - rule.slowAfter) * DELAY_STEP_MS, MAX_DELAY_MS));
@@ -165,9 +180,7 @@ export function createLoginThrottle({ db, now, sleep = sleepFor }: LoginThrottle
     await assertNotLocked(limits);
     try {
       const result = await step();
-      for (const { key } of limits.filter((limit) => limit.resetBySuccess)) {
-        await guardDatabase(() => rateLimits.clearRateLimit(db, key));
-      }
+      await clear(limits.filter((limit) => limit.resetBySuccess).map(({ key }) => key));
       return result;
     } catch (error) {
       if (isDomainError(error, "INVALID_CREDENTIALS")) await recordFailure(limits);
@@ -186,6 +199,10 @@ export function createLoginThrottle({ db, now, sleep = sleepFor }: LoginThrottle
      */
     guardCodeStep: <T>(attempt: CodeAttempt, verify: () => Promise<T>): Promise<T> =>
       guard(codeLimits(attempt), verify),
+
+    /** Lifts the locks on an email and on its account's code step (a new password: the owner is let back in). */
+    liftAccountLocks: (email: string, accountId: string): Promise<void> =>
+      clear([loginEmailKey(email), ...loginCodeKeys(accountId)]),
   };
 }
 

@@ -1,3 +1,4 @@
+import { createHmac, hkdfSync } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { RateLimitedError } from "#domain/errors.ts";
@@ -10,13 +11,31 @@ export interface RateLimitPolicy {
   windowMs: number;
 }
 
-export function createRateLimiter({ db, now }: { db: Kysely<Database>; now: () => Date }) {
+/**
+ * What the rate_limits table stores for a key: callers name a key by who it counts (a client
+ * address, an email), and the table keeps only an HMAC-SHA256 of it, so a copy of the database
+ * names nobody. The HMAC key is derived with HKDF (label "rate-limits") from the secret that salts
+ * comment address hashes (COMMENT_IP_SALT or data/comment-ip-salt), which every app server and the
+ * CLI read alike, so they all count on the same rows.
+ */
+export function createRateLimitKeys(secret: string): (key: string) => string {
+  const hmacKey = Buffer.from(hkdfSync("sha256", secret, "", "rate-limits", 32));
+  return (key) => createHmac("sha256", hmacKey).update(key).digest("base64url");
+}
+
+export function createRateLimiter({ db, now, secret }: { db: Kysely<Database>; now: () => Date; secret: string }) {
+  const storedKey = createRateLimitKeys(secret);
   return {
     /** Counts one attempt for `key`; throws RateLimitedError, saying when to retry, once the window's budget is spent. */
     async consume(key: string, policy: RateLimitPolicy): Promise<void> {
       const at = now().getTime();
       const state = await guardDatabase(() =>
-        rateLimits.recordHit(db, key, new Date(at).toISOString(), new Date(at - policy.windowMs).toISOString()),
+        rateLimits.recordHit(
+          db,
+          storedKey(key),
+          new Date(at).toISOString(),
+          new Date(at - policy.windowMs).toISOString(),
+        ),
       );
       if (state.hits <= policy.maxHits) return;
       const windowEndsAt = Date.parse(state.windowStartedAt) + policy.windowMs;

@@ -16,7 +16,7 @@ import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
 import * as subscribers from "../repositories/subscribers.ts";
 import { composeConfirmationEmail, type EmailSite } from "./newsletter-email.ts";
-import { createRateLimiter, type RateLimitPolicy } from "./rate-limit.ts";
+import type { RateLimiter, RateLimitPolicy } from "./rate-limit.ts";
 
 /**
  * Per client address: a person subscribes once or twice, a script trying addresses stops
@@ -113,6 +113,8 @@ export interface SubscriptionServiceDeps {
   readSite: () => Promise<EmailSite>;
   /** The outbox's; undefined while email is off (no SMTP_URL), and then no address is collected. */
   enqueueSingle: EnqueueSingle | undefined;
+  /** The services' one limiter (rate-limit.ts), which stores keys hashed. */
+  limiter: RateLimiter;
   addressLimit?: RateLimitPolicy;
   emailLimit?: RateLimitPolicy;
 }
@@ -129,11 +131,11 @@ export function createSubscriptionService({
   secret,
   readSite,
   enqueueSingle,
+  limiter,
   addressLimit = SUBSCRIBE_ADDRESS_LIMIT,
   emailLimit = SUBSCRIBE_EMAIL_LIMIT,
 }: SubscriptionServiceDeps) {
   const tokens = createSubscriptionTokens({ secret, now });
-  const limiter = createRateLimiter({ db, now });
 
   /** Whether the per-email budget allows one more confirmation email; never an error, so never a tell. */
   async function mayEmail(email: string): Promise<boolean> {

@@ -149,7 +149,12 @@ describe.each(testDialects())("accounts on $dialect", ({ dialect, skip }) => {
     blog.clock.advance(60_000);
     const wrongCode = codeAt(secret, new Date(blog.clock.now().getTime() + 10 * 60_000));
 
-    const loginThrottle = createLoginThrottle({ db: blog.handle.db, now: blog.clock.now, sleep: async () => {} });
+    const loginThrottle = createLoginThrottle({
+      db: blog.handle.db,
+      now: blog.clock.now,
+      secret: TEST_COMMENT_IP_SALT,
+      sleep: async () => {},
+    });
     const { context } = createRouteTestContext({ ...blog.services, loginThrottle }, user, "198.51.100.7");
     const turnOff = (password: string, code: string) =>
       settle(() =>

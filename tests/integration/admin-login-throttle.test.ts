@@ -7,7 +7,7 @@ import type { Services } from "../../server/services/index.ts";
 import { createLoginThrottle, LOGIN_THROTTLE_RULES, type LoginThrottle } from "../../server/services/login-throttle.ts";
 import { testDialects } from "../support/databases.ts";
 import { createRouteTestContext, routeArgs, settle } from "../support/route-context.ts";
-import { useTestBlog } from "../support/test-blog.ts";
+import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -23,6 +23,7 @@ describe.each(testDialects())("sign-in throttling on $dialect", ({ dialect, skip
     throttle = createLoginThrottle({
       db: blog.handle.db,
       now: blog.clock.now,
+      secret: TEST_COMMENT_IP_SALT,
       sleep: async (ms) => {
         delays.push(ms);
       },
@@ -129,7 +130,12 @@ describe.each(testDialects())("sign-in throttling on $dialect", ({ dialect, skip
   });
 
   it("shares the count between app servers using the same database", async () => {
-    const otherServer = createLoginThrottle({ db: blog.handle.db, now: blog.clock.now, sleep: async () => {} });
+    const otherServer = createLoginThrottle({
+      db: blog.handle.db,
+      now: blog.clock.now,
+      secret: TEST_COMMENT_IP_SALT,
+      sleep: async () => {},
+    });
     for (let index = 1; index < LOGIN_THROTTLE_RULES.email.maxFailures; index += 1) {
       expect(await attempt("writer@example.com", "wrong password")).toBe("invalid");
     }
@@ -203,7 +209,12 @@ describe.each(testDialects())("guessing two-factor codes on $dialect", ({ dialec
     // The real throttle, answering at once rather than slowly.
     services = {
       ...blog.services,
-      loginThrottle: createLoginThrottle({ db: blog.handle.db, now: blog.clock.now, sleep: async () => {} }),
+      loginThrottle: createLoginThrottle({
+        db: blog.handle.db,
+        now: blog.clock.now,
+        secret: TEST_COMMENT_IP_SALT,
+        sleep: async () => {},
+      }),
     };
     const account = await blog.services.auth.createAdmin("owner@example.com", PASSWORD);
     await blog.services.twoFactor.startEnrolment(account.id);

@@ -289,15 +289,9 @@ describe.each(testDialects())("the blog's inboxes on $dialect", (target) => {
 
   it("turns a server away with 429 and Retry-After once it has sent its share", async () => {
     // The server has already sent its 300 activities of this window.
-    await blog.handle.db
-      .insertInto("rate_limits")
-      .values({
-        key: "fediverse-inbox:busy.example",
-        window_started_at: blog.clock.now().toISOString(),
-        hits: 300,
-        blocked_until: null,
-      })
-      .execute();
+    for (let hit = 0; hit < 300; hit += 1) {
+      await blog.services.rateLimiter.consume("fediverse-inbox:busy.example", { maxHits: 300, windowMs: 300_000 });
+    }
     const signature = 'keyId="https://busy.example/users/a#main-key",signature="x"';
     const refused = await post("/ap/inbox", "{}", { signature });
     expect(refused.status).toBe(429);

@@ -6,6 +6,7 @@ import * as subscribers from "../../server/repositories/subscribers.ts";
 import { createMailer, type Mailer } from "../../server/services/mailer.ts";
 import { composePostEmail } from "../../server/services/newsletter-email.ts";
 import { createOutbox, type Outbox } from "../../server/services/newsletter-outbox.ts";
+import { createRateLimiter } from "../../server/services/rate-limit.ts";
 import {
   createSubscriptionService,
   type SingleEmail,
@@ -132,6 +133,7 @@ describe.each(testDialects())("subscribing on $dialect", ({ dialect, skip }) => 
       db: blog.handle.db,
       now: blog.clock.now,
       secret: SECRET,
+      limiter: createRateLimiter({ db: blog.handle.db, now: blog.clock.now, secret: SECRET }),
       readSite: async () => SITE,
       enqueueSingle: emailOn
         ? async (email) => {
@@ -304,6 +306,7 @@ describe.each(testDialects())("double opt-in through a real SMTP server on $dial
       db: blog.handle.db,
       now: blog.clock.now,
       secret: SECRET,
+      limiter: createRateLimiter({ db: blog.handle.db, now: blog.clock.now, secret: SECRET }),
       readSite: async () => SITE,
       enqueueSingle: outbox.enqueueSingle,
     });
