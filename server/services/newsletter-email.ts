@@ -224,6 +224,8 @@ interface Shell {
 /**
  * One layout for every email: a 600 px table (Outlook lays out tables only; other clients narrow
  * it on a phone through `max-width`), inline styles, and a footer with the blog's name and address.
+ * A fixed table layout and a card whose long words break keep one long address from widening the
+ * whole email past a phone's screen: an automatic table grows to its longest unbreakable word.
  */
 function emailDocument({ title, preheader, site, topLink, content, footerNote }: Shell): string {
   const home = escapeHtml(absoluteUrl(site.url, "/"));
@@ -253,12 +255,12 @@ function emailDocument({ title, preheader, site, topLink, content, footerNote }:
 <div style="display:none;max-height:0;overflow:hidden;">${escapeHtml(preheader)}</div>
 <table role="presentation" class="page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f4f4f5;">
 <tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;">
+<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;table-layout:fixed;">
 ${top}
-<tr><td class="card" style="padding:32px 24px 16px;background-color:#ffffff;color:#1f2937;font-family:${FONT};font-size:16px;line-height:1.6;border-radius:8px;">
+<tr><td class="card" style="padding:32px 24px 16px;background-color:#ffffff;color:#1f2937;font-family:${FONT};font-size:16px;line-height:1.6;border-radius:8px;word-break:break-word;overflow-wrap:anywhere;">
 ${content}
 </td></tr>
-<tr><td class="muted" align="center" style="padding:24px 12px;font-family:${FONT};font-size:13px;line-height:1.5;color:#6b7280;">
+<tr><td class="muted" align="center" style="padding:24px 12px;font-family:${FONT};font-size:13px;line-height:1.5;color:#6b7280;word-break:break-word;overflow-wrap:anywhere;">
 <a href="${home}" style="color:#6b7280;text-decoration:underline;">${escapeHtml(site.title)}</a> · ${escapeHtml(displayAddress(site.url))}<br>
 ${footerNote}
 </td></tr>
