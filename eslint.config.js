@@ -4,6 +4,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 const ZOD_MESSAGE = "Import z from domain/zod.ts, which turns off the eval probe the CSP forbids.";
+const APP_IMPORTS = { group: ["~/*", "**/app/*"], message: "server/, domain/ and cli/ never import the React app." };
 
 export default tseslint.config(
   { ignores: ["build/", ".react-router/", "node_modules/", "playwright-report/", "test-results/", ".e2e-data/"] },
@@ -21,11 +22,23 @@ export default tseslint.config(
   // One direction for dependencies (docs/conventions.md): app → server → domain, never back.
   {
     files: ["server/**/*.ts", "domain/**/*.ts", "cli/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [APP_IMPORTS] }] },
+  },
+  // Comments have one owner (docs/conventions.md): only the comment service reads and writes their SQL.
+  {
+    files: ["server/**/*.ts", "cli/**/*.ts"],
+    ignores: ["server/services/comments.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
-          patterns: [{ group: ["~/*", "**/app/*"], message: "server/, domain/ and cli/ never import the React app." }],
+          patterns: [
+            APP_IMPORTS,
+            {
+              group: ["**/repositories/comments.ts", "**/repositories/comments-remote.ts"],
+              message: "Only the comment service reads and writes comments: go through services.comments.",
+            },
+          ],
         },
       ],
     },

@@ -139,7 +139,7 @@ async function main(): Promise<void> {
         console.log("The database schema is up to date.");
         break;
       case "seed-demo": {
-        const added = await seedDemoContent(handle.db, { siteUrl: config.siteUrl, now: new Date() });
+        const added = await seedDemoContent(handle.db, services.comments, { siteUrl: config.siteUrl, now: new Date() });
         console.log(
           added > 0 ? `Loaded ${added} demo posts.` : "The blog already has posts; demo content was not loaded.",
         );

@@ -19,7 +19,7 @@ export async function prepareDatabase(
     if (created) logger.info({ email: config.initialAdmin.email }, "admin account created from ADMIN_EMAIL");
   }
   if (config.loadDemoContent) {
-    const added = await seedDemoContent(handle.db, { siteUrl: config.siteUrl, now: new Date() });
+    const added = await seedDemoContent(handle.db, services.comments, { siteUrl: config.siteUrl, now: new Date() });
     if (added > 0) logger.info({ posts: added }, "demo content loaded (set BLOG_DEMO=0 to skip)");
   }
 }

@@ -1,6 +1,13 @@
 import { createHmac } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Comment, CommentInput, CommentStatus, ModerationAction, RemoteAuthor } from "#domain/comment.ts";
+import {
+  type Comment,
+  type CommentInput,
+  commentSchema,
+  type CommentStatus,
+  type ModerationAction,
+  type RemoteAuthor,
+} from "#domain/comment.ts";
 import { type CommentSettings, commentSettingsSchema, DEFAULT_COMMENT_SETTINGS } from "#domain/comment-settings.ts";
 import { COMMENTS_PER_PAGE, type Page, pageWindow } from "#domain/pagination.ts";
 import type { Database } from "../db/schema.ts";
@@ -37,6 +44,11 @@ export interface CommentServiceDeps {
   rateLimit?: RateLimitPolicy;
   floodWindowMs?: number;
   changes?: ContentChanges;
+}
+
+/** A comment the blog brings itself (the demo content): its text, its writer's name, its time. */
+export interface SeededComment extends CommentInput {
+  createdAt: string;
 }
 
 export interface Visitor {
@@ -151,6 +163,34 @@ export function createCommentService({
     },
 
     listPublicComments,
+
+    /**
+     * Comments the blog brings itself (the demo content), approved as a moderator would, with
+     * the names and times given and no sender's address. They pass the comment form's schema and
+     * go only to a public post, as a visitor's would; none is dated after now.
+     */
+    async addApprovedComments(postId: string, seeded: readonly SeededComment[]): Promise<Comment[]> {
+      const at = now().toISOString();
+      const found = await guardDatabase(() => comments.findCommentablePost(db, postId, at));
+      if (found?.post?.id !== postId) throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
+      const added: Comment[] = [];
+      for (const { createdAt, ...input } of seeded) {
+        const fields = commentSchema.parse(input);
+        const comment = await guardDatabase(() =>
+          comments.insertComment(db, {
+            postId,
+            ...fields,
+            createdAt: new Date(Math.min(Date.parse(createdAt), Date.parse(at))).toISOString(),
+            status: "approved",
+            ipHash: null,
+            heldReason: null,
+          }),
+        );
+        added.push(comment);
+      }
+      if (added.length > 0) changes.publish([postTag(postId)], "comment");
+      return added;
+    },
 
     /**
      * A reply from the fediverse to a public post whose comments are open becomes a held comment

@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 import { demoPosts } from "../demo/demo-content.ts";
 import type { Database } from "../db/schema.ts";
-import { insertComment } from "../repositories/comments.ts";
 import { postSchema } from "#domain/post.ts";
 import { countPosts, insertPosts } from "../repositories/posts.ts";
 import { slugFromTitle } from "../slugs.ts";
+import type { CommentService } from "./comments.ts";
 import { toPostDraft } from "./posts.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -12,9 +12,14 @@ const DAY_MS = 24 * HOUR_MS;
 
 /**
  * Loads the demo posts, drafts and comments, but only into a blog with no posts:
- * demo content must never mix with a writer's own. Returns how many posts it added.
+ * demo content must never mix with a writer's own. Returns how many posts it added. The
+ * comments go through their owner, the comment service.
  */
-export async function seedDemoContent(db: Kysely<Database>, options: { siteUrl: string; now: Date }): Promise<number> {
+export async function seedDemoContent(
+  db: Kysely<Database>,
+  comments: CommentService,
+  options: { siteUrl: string; now: Date },
+): Promise<number> {
   if ((await countPosts(db)) > 0) return 0;
   for (const demo of demoPosts) {
     const createdAt = new Date(options.now.getTime() - demo.daysAgo * DAY_MS);
@@ -40,17 +45,16 @@ export async function seedDemoContent(db: Kysely<Database>, options: { siteUrl: 
         updatedAt: createdAt.toISOString(),
       },
     ]);
-    for (const comment of demo.comments) {
-      await insertComment(db, {
-        postId: postId!,
-        author: comment.author,
-        content: comment.content,
-        createdAt: new Date(createdAt.getTime() + comment.hoursAfterPost * HOUR_MS).toISOString(),
-        status: "approved",
-        ipHash: null,
-        heldReason: null,
-      });
-    }
+    // Drafts have none: only a public post takes comments.
+    if (demo.comments.length === 0) continue;
+    await comments.addApprovedComments(
+      postId!,
+      demo.comments.map(({ author, content, hoursAfterPost }) => ({
+        author,
+        content,
+        createdAt: new Date(createdAt.getTime() + hoursAfterPost * HOUR_MS).toISOString(),
+      })),
+    );
   }
   return demoPosts.length;
 }

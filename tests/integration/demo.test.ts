@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CATEGORIES } from "#domain/categories.ts";
+import { isDomainError } from "#domain/errors.ts";
 import { demoPosts } from "../../server/demo/demo-content.ts";
 import type { DatabaseHandle } from "../../server/db/connect.ts";
 import { seedDemoContent } from "../../server/services/demo.ts";
@@ -23,7 +24,9 @@ describe.each(testDialects())("demo content on $dialect", ({ dialect, skip }) =>
   });
 
   it("fills an empty blog with published posts in every category, drafts and comments", async () => {
-    expect(await seedDemoContent(handle.db, { siteUrl: "http://localhost:3000", now })).toBe(demoPosts.length);
+    expect(await seedDemoContent(handle.db, services.comments, { siteUrl: "http://localhost:3000", now })).toBe(
+      demoPosts.length,
+    );
     const published = (await services.posts.listPublishedPosts()).items;
     expect(published.length).toBeGreaterThanOrEqual(18);
     expect(new Set(published.map((post) => post.category))).toEqual(new Set(CATEGORIES));
@@ -38,15 +41,43 @@ describe.each(testDialects())("demo content on $dialect", ({ dialect, skip }) =>
     expect(comments.length).toBeGreaterThan(0);
   });
 
+  it("shows each demo comment under its post, by its writer, dated after the post and never after now", async () => {
+    await seedDemoContent(handle.db, services.comments, { siteUrl: "http://localhost:3000", now });
+    for (const demo of demoPosts.filter((post) => post.comments.length > 0)) {
+      const post = (await services.posts.listAllPosts(demo.title)).items.find((item) => item.title === demo.title)!;
+      const shown = (await services.comments.listPublicComments(post.id)).items;
+      expect(shown.map((comment) => comment.author).toSorted()).toEqual(
+        demo.comments.map((comment) => comment.author).toSorted(),
+      );
+      for (const comment of shown) {
+        expect(Date.parse(comment.createdAt)).toBeGreaterThan(Date.parse(post.createdAt));
+        expect(Date.parse(comment.createdAt)).toBeLessThanOrEqual(now.getTime());
+      }
+    }
+  });
+
+  it("puts comments only on public posts, through the comment service's rules", async () => {
+    const draft = await services.posts.createPost(buildPostInput({ published: false }), TEST_WRITER);
+    const seeded = { author: "Ann", content: "Hello", createdAt: now.toISOString() };
+    await expect(services.comments.addApprovedComments(draft.id, [seeded])).rejects.toSatisfy((error) =>
+      isDomainError(error, "POST_NOT_AVAILABLE"),
+    );
+    const post = await services.posts.createPost(buildPostInput(), TEST_WRITER);
+    await expect(services.comments.addApprovedComments(post.id, [{ ...seeded, author: "  " }])).rejects.toThrow(
+      "Please enter your name",
+    );
+    expect((await services.comments.listPublicComments(post.id)).items).toEqual([]);
+  });
+
   it("never loads into a blog that already has posts", async () => {
     await services.posts.createPost(buildPostInput({ title: "My own first post" }), TEST_WRITER);
-    expect(await seedDemoContent(handle.db, { siteUrl: "http://localhost:3000", now })).toBe(0);
+    expect(await seedDemoContent(handle.db, services.comments, { siteUrl: "http://localhost:3000", now })).toBe(0);
     expect((await services.posts.listAllPosts()).items.map((post) => post.title)).toEqual(["My own first post"]);
   });
 
   it("loads once even when asked twice", async () => {
-    await seedDemoContent(handle.db, { siteUrl: "http://localhost:3000", now });
-    expect(await seedDemoContent(handle.db, { siteUrl: "http://localhost:3000", now })).toBe(0);
+    await seedDemoContent(handle.db, services.comments, { siteUrl: "http://localhost:3000", now });
+    expect(await seedDemoContent(handle.db, services.comments, { siteUrl: "http://localhost:3000", now })).toBe(0);
     expect((await services.posts.listAllPosts()).items).toHaveLength(demoPosts.length);
   });
 });
