@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     commentIpSalt: server.resolveCommentIpSalt(config),
     sessionSecret,
     siteUrl: config.siteUrl,
+    fediverseAllowPrivateAddress: config.fediverseAllowPrivateAddress,
     emailOn: config.mail !== undefined,
     countryOf: config.geoipDb ? await server.openCountryLookup(config.geoipDb) : undefined,
   });
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
     onError: (error: unknown) => logger.error({ err: error }, "fediverse delivery failed"),
     onInboxError: (error: unknown) => logger.warn({ err: error }, "an activity sent to the inbox was refused"),
     onDeliveryError: (error: unknown) =>
-      logger.warn({ err: error }, "a follower's server missed a delivery; it is retried"),
+      logger.warn({ err: error }, "a delivery to a follower's server failed (retried) or was dropped"),
   });
 
   const app = server.createHttpApp({

@@ -41,7 +41,10 @@ export interface BlogFederationOptions {
    * failure (Fedify's queue tries it again). A remote server's doing, so not an error of ours.
    */
   onInboxError?: (error: unknown) => void;
-  /** Reports a delivery a follower's server refused or missed; Fedify tries it again later. */
+  /**
+   * Reports a delivery a follower's server refused or missed (Fedify tries it again later), or
+   * one dropped because its inbox is not a public address (a PrivateAddressError, not retried).
+   */
   onDeliveryError?: (error: unknown) => void;
 }
 
@@ -65,7 +68,10 @@ export type BlogFederation = Awaited<ReturnType<typeof createBlogFederation>>;
 export async function createBlogFederation(options: BlogFederationOptions) {
   const { db, dialect, siteUrl, services } = options;
   const now = options.now ?? (() => new Date());
-  const queue = new DatabaseMessageQueue({ db, dialect, now }, options.queueTuning);
+  const queue = new DatabaseMessageQueue(
+    { db, dialect, now, allowPrivateAddress: options.allowPrivateAddress, onRefused: options.onDeliveryError },
+    options.queueTuning,
+  );
   const kv = new DatabaseKvStore(db, now);
   const federation: Federation<void> = createFederation({
     kv,

@@ -114,15 +114,16 @@ export function createInboxListeners<TContextData>({ fediverse, identifier }: In
       }
       const actor = await follow.getActor(context);
       if (!actor?.id || !actor.inboxId || actor.id.href !== follow.actorId.href) return;
-      const { state } = await fediverse.followFrom({
+      const follower = await fediverse.followFrom({
         actorUrl: actor.id.href,
         handle: handleOf(actor, actor.id),
         inboxUrl: actor.inboxId.href,
         sharedInboxUrl: actor.endpoints?.sharedInbox?.href ?? null,
         followActivityId: follow.id.href,
       });
-      // A pending follow is answered when the owner decides (the Fediverse screen).
-      if (state !== "accepted") return;
+      // A pending follow is answered when the owner decides (the Fediverse screen); one refused
+      // (its inbox not a public address) is not answered at all.
+      if (follower?.state !== "accepted") return;
       await context.sendActivity(
         { identifier },
         actor,

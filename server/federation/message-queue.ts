@@ -15,6 +15,7 @@ import {
   insertMessages,
   releaseMessageClaims,
 } from "../repositories/fedify-store.ts";
+import { refuseAddress, type ResolveName } from "../public-address.ts";
 
 export interface MessageQueueTuning {
   /** How often an idle listener looks for due messages another server queued. */
@@ -31,6 +32,31 @@ export interface MessageQueueTuning {
 
 type Handler = (message: unknown) => Promise<void> | void;
 
+/** What the blog will not send: a delivery to an inbox that is not a public address, dropped. */
+export class PrivateAddressError extends Error {
+  constructor(inbox: string, activityId: string, reason: string) {
+    super(`Dropped the delivery of ${activityId} to ${inbox}: ${reason}`);
+    this.name = "PrivateAddressError";
+  }
+}
+
+export interface DeliveryAddressCheck {
+  /** FEDIVERSE_ALLOW_PRIVATE_ADDRESS (test servers only): every inbox is sent to. */
+  allowPrivateAddress?: boolean;
+  /** Told of each delivery dropped because its inbox is not a public address. */
+  onRefused?: (error: PrivateAddressError) => void;
+  /** How names are resolved; the system's resolver unless given. */
+  resolve?: ResolveName;
+}
+
+/** The inbox of one of Fedify's deliveries ("outbox" messages; a fan-out becomes those). */
+function deliveryOf(message: unknown): { inbox: string; activityId: string } | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const { type, inbox, activityId } = message as { type?: unknown; inbox?: unknown; activityId?: unknown };
+  if (type !== "outbox" || typeof inbox !== "string") return undefined;
+  return { inbox, activityId: typeof activityId === "string" ? activityId : "an activity" };
+}
+
 /**
  * Fedify's message queue in the blog's database (docs/decisions/0015-fediverse.md): fan-out,
  * deliveries and their retries are rows in `fedify_messages`, so they survive a restart and
@@ -40,6 +66,10 @@ type Handler = (message: unknown) => Promise<void> | void;
  * that throws is not run again by the queue. A server that dies while
  * handling leaves its claims to lapse and be taken again: delivery is at least once, exactly
  * once across an orderly stop, which lets the handlers in flight finish first.
+ *
+ * Every delivery Fedify makes passes here as an "outbox" message naming one inbox: one that is
+ * not a public address now (DNS included) is dropped before Fedify sends it, unless private
+ * addresses are allowed (docs/decisions/0015-fediverse.md, "Private addresses").
  */
 export class DatabaseMessageQueue implements MessageQueue {
   readonly nativeRetrial = false;
@@ -49,15 +79,22 @@ export class DatabaseMessageQueue implements MessageQueue {
   readonly #pollIntervalMs: number;
   readonly #concurrency: number;
   readonly #leaseMs: number;
+  readonly #addressCheck: DeliveryAddressCheck;
   readonly #wakers = new Set<() => void>();
 
   constructor(
-    { db, dialect, now = () => new Date() }: { db: Kysely<Database>; dialect: Dialect; now?: () => Date },
+    {
+      db,
+      dialect,
+      now = () => new Date(),
+      ...addressCheck
+    }: { db: Kysely<Database>; dialect: Dialect; now?: () => Date } & DeliveryAddressCheck,
     tuning: MessageQueueTuning = {},
   ) {
     this.#db = db;
     this.#dialect = dialect;
     this.#now = now;
+    this.#addressCheck = addressCheck;
     this.#pollIntervalMs = tuning.pollIntervalMs ?? 1_000;
     this.#concurrency = tuning.concurrency ?? 2;
     this.#leaseMs = tuning.leaseMs ?? 60_000;
@@ -168,10 +205,25 @@ export class DatabaseMessageQueue implements MessageQueue {
 
   async #handle(handler: Handler, message: { id: number; payload: string }): Promise<void> {
     try {
-      await handler(JSON.parse(message.payload));
+      const payload: unknown = JSON.parse(message.payload);
+      const refusal = await this.#refuseDelivery(payload);
+      if (refusal) {
+        this.#addressCheck.onRefused?.(refusal);
+        return;
+      }
+      await handler(payload);
     } catch {
       // Fedify has already queued its retry (or given up and reported it through onOutboxError).
     }
+  }
+
+  /** Checked as the message is handled, not queued: a retry hours later resolves the name again. */
+  async #refuseDelivery(message: unknown): Promise<PrivateAddressError | undefined> {
+    const { allowPrivateAddress = false, resolve } = this.#addressCheck;
+    const delivery = deliveryOf(message);
+    if (allowPrivateAddress || !delivery) return undefined;
+    const reason = await refuseAddress(delivery.inbox, resolve);
+    return reason === undefined ? undefined : new PrivateAddressError(delivery.inbox, delivery.activityId, reason);
   }
 
   #leaseUntil(): string {

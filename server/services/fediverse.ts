@@ -13,6 +13,7 @@ import {
 import { ADMIN_POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
+import { refuseAddressForm } from "../public-address.ts";
 import * as repository from "../repositories/fediverse.ts";
 import * as settingsRepository from "../repositories/settings.ts";
 import type { Actor, AuditLog } from "./audit.ts";
@@ -41,12 +42,34 @@ export interface FediverseServiceDeps {
   comments: CommentService;
   /** SITE_URL: only addresses on it can name one of the blog's posts. */
   siteUrl: string;
+  /**
+   * FEDIVERSE_ALLOW_PRIVATE_ADDRESS, for test servers on 127.0.0.1: followers' inboxes may then
+   * be private addresses. Off, an inbox that is not a public http(s) address is never stored.
+   */
+  allowPrivateAddress?: boolean;
 }
 
-export function createFediverseService({ db, now, audit, comments, siteUrl }: FediverseServiceDeps) {
+export function createFediverseService({
+  db,
+  now,
+  audit,
+  comments,
+  siteUrl,
+  allowPrivateAddress = false,
+}: FediverseServiceDeps) {
   let cache: { settings: FediverseSettings; blocked: ReturnType<typeof parseBlockedList>; readAt: number } | undefined;
   const listeners = new Set<(settings: FediverseSettings) => void>();
   const site = new URL(siteUrl);
+
+  /** Whether the blog may send to this inbox (the queue checks again, with DNS, when it sends). */
+  function isDeliverable(inboxUrl: string): boolean {
+    return allowPrivateAddress || refuseAddressForm(inboxUrl) === undefined;
+  }
+
+  /** A shared inbox the blog may not send to is left out: deliveries then go to the personal inbox. */
+  function deliverableSharedInbox(sharedInboxUrl: string | null): string | null {
+    return sharedInboxUrl !== null && isDeliverable(sharedInboxUrl) ? sharedInboxUrl : null;
+  }
 
   function remember(settings: FediverseSettings) {
     cache = { settings, blocked: parseBlockedList(settings.blocked), readAt: now().getTime() };
@@ -148,7 +171,8 @@ export function createFediverseService({ db, now, audit, comments, siteUrl }: Fe
 
     /**
      * Records a Follow: accepted at once, or pending when the owner approves follows by hand.
-     * Following again keeps the state the account already has.
+     * Following again keeps the state the account already has. Undefined, with nothing stored and
+     * nothing to answer, when the inbox is not a public http(s) address (docs/decisions/0015).
      */
     async followFrom(follow: {
       actorUrl: string;
@@ -156,11 +180,13 @@ export function createFediverseService({ db, now, audit, comments, siteUrl }: Fe
       inboxUrl: string;
       sharedInboxUrl: string | null;
       followActivityId: string | null;
-    }): Promise<{ id: string; state: FollowerState }> {
+    }): Promise<{ id: string; state: FollowerState } | undefined> {
+      if (!isDeliverable(follow.inboxUrl)) return undefined;
       const { settings } = await load();
       return guardDatabase(() =>
         repository.upsertFollower(db, {
           ...follow,
+          sharedInboxUrl: deliverableSharedInbox(follow.sharedInboxUrl),
           server: new URL(follow.actorUrl).host,
           state: settings.approveFollowsByHand ? "pending" : "accepted",
           createdAt: now().toISOString(),
@@ -168,15 +194,26 @@ export function createFediverseService({ db, now, audit, comments, siteUrl }: Fe
       );
     },
 
-    /** A follower's profile changed (a new handle, a moved inbox): later deliveries and the list follow it. */
+    /**
+     * A follower's profile changed (a new handle, a moved inbox): later deliveries and the list
+     * follow it. False, with the row as it was, when they do not follow or the new inbox is not a
+     * public http(s) address.
+     */
     async refreshFollower(profile: {
       actorUrl: string;
       handle: string;
       inboxUrl: string;
       sharedInboxUrl: string | null;
     }): Promise<boolean> {
-      const { actorUrl, ...rest } = profile;
-      return guardDatabase(() => repository.updateFollowerProfile(db, actorUrl, rest));
+      const { actorUrl, handle, inboxUrl, sharedInboxUrl } = profile;
+      if (!isDeliverable(inboxUrl)) return false;
+      return guardDatabase(() =>
+        repository.updateFollowerProfile(db, actorUrl, {
+          handle,
+          inboxUrl,
+          sharedInboxUrl: deliverableSharedInbox(sharedInboxUrl),
+        }),
+      );
     },
 
     async unfollowFrom(actorUrl: string): Promise<boolean> {

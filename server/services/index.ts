@@ -52,6 +52,8 @@ export interface ServiceDeps {
   sessionSecret?: string;
   /** SITE_URL: where the newsletter's links point. */
   siteUrl?: string;
+  /** FEDIVERSE_ALLOW_PRIVATE_ADDRESS: followers' inboxes may be private addresses (test servers only). */
+  fediverseAllowPrivateAddress?: boolean;
   /** SMTP_URL is set: addresses may be collected, as a confirmation email can reach them. */
   emailOn?: boolean;
   outboxTuning?: OutboxTuning;
@@ -72,6 +74,7 @@ export function createServices({
   mediaStore,
   sessionSecret = randomBytes(32).toString("base64url"),
   siteUrl = "http://localhost:3000",
+  fediverseAllowPrivateAddress = false,
   emailOn = false,
   outboxTuning,
   countryOf,
@@ -121,7 +124,14 @@ export function createServices({
     comments,
     pages,
     navigation: createNavigationService({ siteSettings, pages }),
-    fediverse: createFediverseService({ db, now, audit, comments, siteUrl }),
+    fediverse: createFediverseService({
+      db,
+      now,
+      audit,
+      comments,
+      siteUrl,
+      allowPrivateAddress: fediverseAllowPrivateAddress,
+    }),
     auth,
     twoFactor,
     users: createUserService({ db, now, audit, passwordCost }),

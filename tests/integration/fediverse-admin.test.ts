@@ -92,8 +92,8 @@ describe.each(testDialects())("the Fediverse screen on $dialect", (target) => {
       { handle: "blog", approveFollowsByHand: true, blocked: "" },
       { id: TEST_ADMIN.id, label: TEST_ADMIN.username },
     );
-    const carol = await blog.services.fediverse.followFrom(follower("carol"));
-    const dave = await blog.services.fediverse.followFrom(follower("dave"));
+    const carol = (await blog.services.fediverse.followFrom(follower("carol")))!;
+    const dave = (await blog.services.fediverse.followFrom(follower("dave")))!;
     expect([carol.state, dave.state]).toEqual(["pending", "pending"]);
     const context = ownerContext();
     const press = (intent: string, id: string) =>

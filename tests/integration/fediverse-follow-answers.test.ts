@@ -41,14 +41,14 @@ describe.each(testDialects())("answering followers from the admin on $dialect", 
   async function follow(name: string) {
     const settings = await blog.services.fediverse.settings();
     await blog.services.fediverse.saveSettings({ ...settings, approveFollowsByHand: true }, { label: "owner" });
-    const { id } = await blog.services.fediverse.followFrom({
+    const follower = await blog.services.fediverse.followFrom({
       actorUrl: `${inboxUrl}/users/${name}`,
       handle: `@${name}@127.0.0.1`,
       inboxUrl: `${inboxUrl}/users/${name}/inbox`,
       sharedInboxUrl: null,
       followActivityId: `${inboxUrl}/follows/${name}`,
     });
-    return id;
+    return follower!.id;
   }
 
   it("accepts a pending follower: they are counted, and their server gets a signed Accept of their Follow", async () => {

@@ -57,6 +57,7 @@ async function startBlog(dialect: "sqlite" | "postgres"): Promise<RunningBlog> {
     commentIpSalt: "fediverse test salt",
     sessionSecret,
     siteUrl,
+    fediverseAllowPrivateAddress: config.fediverseAllowPrivateAddress,
   });
   const federation = await createBlogFederation({
     db: handle.db,

@@ -53,7 +53,7 @@ describe.each(testDialects())("the fediverse service on $dialect", ({ dialect, s
     it("wait for the owner when follows are approved by hand, and keep their state when they follow again", async () => {
       const { services } = blog;
       await services.fediverse.saveSettings({ ...DEFAULT_FEDIVERSE_SETTINGS, approveFollowsByHand: true }, OWNER);
-      const { id, state } = await services.fediverse.followFrom(follow("ada"));
+      const { id, state } = (await services.fediverse.followFrom(follow("ada")))!;
       expect(state).toBe("pending");
       expect(await services.fediverse.countFollowers()).toEqual({ accepted: 0, pending: 1 });
       expect((await services.fediverse.listFollowers({ state: "pending" })).items).toHaveLength(1);
@@ -75,7 +75,7 @@ describe.each(testDialects())("the fediverse service on $dialect", ({ dialect, s
 
     it("can be removed by the owner, who gets back what is needed to tell them", async () => {
       const { services } = blog;
-      const { id } = await services.fediverse.followFrom(follow("ada"));
+      const { id } = (await services.fediverse.followFrom(follow("ada")))!;
       expect(await services.fediverse.removeFollower(id)).toMatchObject({
         actorUrl: "https://social.example/users/ada",
         followActivityId: "https://social.example/follows/ada",

@@ -43,6 +43,7 @@ export function useFederatedBlog({ dialect, skip }: { dialect: Dialect; skip: bo
       passwordCost: TEST_PASSWORD_COST,
       commentIpSalt: "federated blog test salt",
       siteUrl,
+      fediverseAllowPrivateAddress: true,
     });
     const fediverse = await createBlogFederation({
       db: handle.db,
