@@ -153,8 +153,12 @@ async function main(): Promise<void> {
     services.outbox.start(
       mailer,
       (error: unknown) => logger.error({ err: error }, "sending queued email failed"),
-      // Scheduled posts that want their email are queued by whichever server looks first.
-      services.postNewsletter.sendDuePosts,
+      // Scheduled posts that want their email are queued by whichever server looks first, and so
+      // are the confirmations subscriptions asked for (their answer went before the email was queued).
+      async () => {
+        await services.postNewsletter.sendDuePosts();
+        await services.subscriptions.sendRequestedConfirmations();
+      },
     );
   } else {
     logger.info("Email is off: set SMTP_URL and MAIL_FROM to send newsletters (README, Configuration).");

@@ -44,6 +44,17 @@ export function normalizeEmail(email: string): string {
   return at < 0 ? trimmed : trimmed.slice(0, at) + trimmed.slice(at).toLowerCase();
 }
 
+/**
+ * What tells two subscribers apart: the whole address, trimmed, in lower case. Mail servers all
+ * but never treat the part before the @ by case, so `Reader@x` and `reader@x` are one mailbox,
+ * one row and one 3-a-day budget, while the address is still sent to as it was typed. Gmail's
+ * dots and `+tags` are left alone: that rule is Gmail's, and on other domains they name other
+ * mailboxes. The same as SQL's `lower(email)` for the ASCII addresses `subscribeSchema` accepts.
+ */
+export function subscriberAddressKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 export const subscribeSchema = z.object({
   email: z
     .string({ error: "Please enter an email address" })

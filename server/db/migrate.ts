@@ -22,6 +22,7 @@ import { fedifyStoreSchema } from "./migrations/0018-fedify-store.ts";
 import { analyticsSchema } from "./migrations/0019-analytics.ts";
 import { pagesSchema } from "./migrations/0020-pages.ts";
 import { rateLimitKeyHashesSchema } from "./migrations/0021-rate-limit-key-hashes.ts";
+import { subscriberAddressKeySchema } from "./migrations/0022-subscriber-address-key.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -48,6 +49,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0019-analytics": analyticsSchema(dialect),
     "0020-pages": pagesSchema(dialect),
     "0021-rate-limit-key-hashes": rateLimitKeyHashesSchema(),
+    "0022-subscriber-address-key": subscriberAddressKeySchema(),
   };
 }
 

@@ -272,7 +272,7 @@ export interface PublishedPostCountsTable {
 /** A newsletter subscriber (migration 0015). Times are ISO text on both databases. */
 export interface SubscribersTable {
   id: string;
-  /** Trimmed, domain part lower-cased; unique. */
+  /** As typed, trimmed, domain part lower-cased; unique without case (migration 0022). */
   email: string;
   state: SubscriberState;
   source: SubscriberSource;
@@ -281,6 +281,8 @@ export interface SubscribersTable {
   unsubscribed_at: string | null;
   /** Permanent SMTP failures so far; the third marks the subscriber 'bounced'. */
   bounces: ColumnType<number, number | undefined, number>;
+  /** A subscription asked for a confirmation email the outbox's tick has not queued yet. */
+  confirmation_requested_at: string | null;
 }
 
 /** One send: a post's (once in its life, by the unique `post_id`) or a single email. */

@@ -33,6 +33,7 @@ export const NOT_EXPORTED: Record<string, string> = {
   comment_spam_addresses: "address hashes under this blog's secret salt mean nothing to another blog",
   "admins.password_hash": "an export never carries password hashes",
   "comments.ip_hash": "an address hash is personal data, and meaningless under another blog's salt",
+  "subscribers.confirmation_requested_at": "a confirmation email still to be queued by this blog's worker",
   site_settings: "exported inside `site` as `siteSettings`",
   "posts.content_html": "rendered again from `content` and `format` when imported",
   "posts.reading_minutes": "worked out again from the body when imported",

@@ -2,6 +2,7 @@ import { type Insertable, type Selectable, sql } from "kysely";
 import {
   normalizeEmail,
   SUBSCRIBER_STATES,
+  subscriberAddressKey,
   type Subscriber,
   type SubscriberSource,
   type SubscriberState,
@@ -35,12 +36,14 @@ function toSubscriber(row: Selectable<SubscribersTable>): Subscriber {
   };
 }
 
-/** By address, as stored: the domain part matches whatever its case (the unique index answers). */
+/** The address, whatever its case: one mailbox is one subscriber (migration 0022's unique index). */
+const address = sql<string>`lower(email)`;
+
 export async function findSubscriberByEmail(db: Db, email: string): Promise<Subscriber | undefined> {
   const row = await db
     .selectFrom("subscribers")
     .selectAll()
-    .where("email", "=", normalizeEmail(email))
+    .where(address, "=", subscriberAddressKey(email))
     .executeTakeFirst();
   return row && toSubscriber(row);
 }
@@ -51,24 +54,56 @@ export async function findSubscriberById(db: Db, id: string): Promise<Subscriber
 }
 
 /**
- * A pending subscriber for `email`, or the one already there: two requests for one address at
- * once both get the same row, never a unique-constraint error.
+ * A subscription from the form, in one statement whatever the address's state, so neither its
+ * work nor its time tells who is on the list: a new pending subscriber, or the one already
+ * there (in any case); either way marked as asking for a confirmation email, which
+ * `listConfirmationRequests` finds. Two requests for one address at once get the same row.
  */
-export async function insertPendingSubscriber(
+export async function requestSubscription(
   db: Db,
   { email, source, now }: { email: string; source: SubscriberSource; now: string },
 ): Promise<{ subscriber: Subscriber; created: boolean }> {
-  const stored = normalizeEmail(email);
-  const inserted = await db
+  const id = newId();
+  const row = await db
     .insertInto("subscribers")
-    .values({ id: newId(), email: stored, state: "pending", source, created_at: now })
-    .onConflict((oc) => oc.column("email").doNothing())
+    .values({
+      id,
+      email: normalizeEmail(email),
+      state: "pending",
+      source,
+      created_at: now,
+      confirmation_requested_at: now,
+    })
+    .onConflict((oc) => oc.expression(address).doUpdateSet({ confirmation_requested_at: now }))
     .returningAll()
-    .executeTakeFirst();
-  if (inserted) return { subscriber: toSubscriber(inserted), created: true };
-  const existing = await findSubscriberByEmail(db, stored);
-  if (!existing) throw new Error(`Subscriber ${stored} vanished between insert and read`);
-  return { subscriber: existing, created: false };
+    .executeTakeFirstOrThrow();
+  return { subscriber: toSubscriber(row), created: row.id === id };
+}
+
+/** Subscribers whose confirmation email is still to be queued, oldest request first. */
+export async function listConfirmationRequests(
+  db: Db,
+  limit: number,
+): Promise<{ subscriber: Subscriber; requestedAt: string }[]> {
+  const rows = await db
+    .selectFrom("subscribers")
+    .selectAll()
+    .where("confirmation_requested_at", "is not", null)
+    .orderBy("confirmation_requested_at")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ subscriber: toSubscriber(row), requestedAt: row.confirmation_requested_at! }));
+}
+
+/** The request is answered, unless the address asked again since (then it waits for the next look). */
+export async function clearConfirmationRequest(db: Db, id: string, requestedAt: string): Promise<void> {
+  await db
+    .updateTable("subscribers")
+    .set({ confirmation_requested_at: null })
+    .where("id", "=", id)
+    .where("confirmation_requested_at", "=", requestedAt)
+    .execute();
 }
 
 /**
@@ -164,8 +199,8 @@ export async function deleteSubscriber(db: Db, id: string): Promise<boolean> {
 export type SubscriberRow = Omit<Insertable<SubscribersTable>, "id"> & { id?: string };
 
 /**
- * Adds the subscribers whose address (or id) is not on the list yet, in one statement, and
- * says how many it added; the others are left as they are.
+ * Adds the subscribers whose address (in any case) or id is not on the list yet, in one
+ * statement, and says how many it added; the others are left as they are.
  */
 export async function insertSubscribers(db: Db, rows: readonly SubscriberRow[]): Promise<number> {
   if (rows.length === 0) return 0;

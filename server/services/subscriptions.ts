@@ -8,6 +8,7 @@ import {
   SUBSCRIBE_ANSWER,
   type SubscriberState,
   subscribeSchema,
+  subscriberAddressKey,
   SUBSCRIPTIONS_CLOSED_MESSAGE,
   UNSUBSCRIBE_LINK_INVALID_MESSAGE,
 } from "#domain/newsletter.ts";
@@ -28,6 +29,9 @@ export const SUBSCRIBE_ADDRESS_LIMIT: RateLimitPolicy = { maxHits: 10, windowMs:
  * from many client addresses. Past it the answer is the same and no email goes.
  */
 export const SUBSCRIBE_EMAIL_LIMIT: RateLimitPolicy = { maxHits: 3, windowMs: 24 * 60 * 60 * 1000 };
+
+/** Confirmation requests read at a time by the worker's tick. */
+const CONFIRMATIONS_PER_LOOK = 50;
 
 /** The longest token either kind can be; anything longer is refused before any work. */
 const TOKEN_MAX = 120;
@@ -95,9 +99,9 @@ export function createSubscriptionTokens({ secret, now }: { secret: string; now:
       return payload[0]!;
     },
 
-    /** A key for the per-email limit that keeps no address in the rate_limits table. */
+    /** A key for the per-email limit, one for every spelling of an address (subscriberAddressKey). */
     emailKey(email: string): string {
-      return `subscribe-email:${sign(`r.${email}`)}`;
+      return `subscribe-email:${sign(`r.${subscriberAddressKey(email)}`)}`;
     },
   };
 }
@@ -161,9 +165,10 @@ export function createSubscriptionService({
 
     /**
      * Double opt-in. The answer is always SUBSCRIBE_ANSWER, whatever the address's state, so the
-     * form tells nobody who is subscribed. A new, pending or unsubscribed address gets a confirmation
-     * email (within the per-email limit); an active or bounced one gets nothing. A filled honeypot
-     * gets the same answer and no row. Each attempt counts against the client address first.
+     * form tells nobody who is subscribed: every accepted address costs the same two statements
+     * (its client address's count, and `requestSubscription`, which records that it asked), and
+     * the confirmation email is queued after the answer, by `sendRequestedConfirmations`. A filled
+     * honeypot gets the same answer and no row. Each attempt counts against the client address first.
      */
     async subscribe(email: string, visitor?: Visitor): Promise<typeof SUBSCRIBE_ANSWER> {
       if (!enqueueSingle) throw new DomainError("SUBSCRIPTIONS_CLOSED", SUBSCRIPTIONS_CLOSED_MESSAGE);
@@ -171,21 +176,38 @@ export function createSubscriptionService({
       const parsed = subscribeSchema.safeParse({ email });
       if (!parsed.success) throw new DomainError("EMAIL_INVALID", parsed.error.issues[0]!.message);
       if (visitor?.honeypot) return SUBSCRIBE_ANSWER;
-
-      const address = parsed.data.email;
-      const { subscriber } = await guardDatabase(() =>
-        subscribers.insertPendingSubscriber(db, { email: address, source: "form", now: now().toISOString() }),
+      await guardDatabase(() =>
+        subscribers.requestSubscription(db, { email: parsed.data.email, source: "form", now: now().toISOString() }),
       );
-      if (subscriber.state === "active" || subscriber.state === "bounced") return SUBSCRIBE_ANSWER;
-      if (!(await mayEmail(subscriber.email))) return SUBSCRIBE_ANSWER;
-
-      const site = await readSite();
-      const confirmUrl = absoluteUrl(
-        site.url,
-        `/subscribe/confirm?token=${encodeURIComponent(tokens.confirmToken(subscriber.id))}`,
-      );
-      await enqueueSingle({ to: subscriber.email, ...composeConfirmationEmail(site, confirmUrl) });
       return SUBSCRIBE_ANSWER;
+    },
+
+    /**
+     * The outbox worker's tick (server.ts): queues the confirmation emails subscriptions asked
+     * for. A new, pending or unsubscribed address gets one (within the per-email limit); an active
+     * or bounced one gets nothing. A request is cleared only once its email is queued, so a crash
+     * in between sends it at the next tick (two servers looking at once may both send it).
+     */
+    async sendRequestedConfirmations(): Promise<void> {
+      if (!enqueueSingle) return;
+      for (;;) {
+        const requests = await guardDatabase(() => subscribers.listConfirmationRequests(db, CONFIRMATIONS_PER_LOOK));
+        for (const { subscriber, requestedAt } of requests) {
+          if (
+            (subscriber.state === "pending" || subscriber.state === "unsubscribed") &&
+            (await mayEmail(subscriber.email))
+          ) {
+            const site = await readSite();
+            const confirmUrl = absoluteUrl(
+              site.url,
+              `/subscribe/confirm?token=${encodeURIComponent(tokens.confirmToken(subscriber.id))}`,
+            );
+            await enqueueSingle({ to: subscriber.email, ...composeConfirmationEmail(site, confirmUrl) });
+          }
+          await guardDatabase(() => subscribers.clearConfirmationRequest(db, subscriber.id, requestedAt));
+        }
+        if (requests.length < CONFIRMATIONS_PER_LOOK) return;
+      }
     },
 
     /**

@@ -20,12 +20,12 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
   });
 
   it("step back over the newest one and forward again", async () => {
-    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0020-pages");
+    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0022-subscriber-address-key");
     expect(error).toBeUndefined();
     expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual([
-      "Down 0021-rate-limit-key-hashes",
+      "Down 0023-fediverse-create-ids",
     ]);
-    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0021-rate-limit-key-hashes"]);
+    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0023-fediverse-create-ids"]);
   });
 
   it("create the tables every query needs", async () => {

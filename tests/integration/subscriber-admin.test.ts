@@ -75,6 +75,26 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
     expect((await find("Friend@example.com"))?.state).toBe("unsubscribed");
   });
 
+  it("takes an address in another case for the one on the list, when added, imported or exported", async () => {
+    const { services } = blog;
+    await services.subscribers.add({ email: "Grace@navy.example", consent: "yes" });
+    expect(await refusal(services.subscribers.add({ email: "grace@NAVY.example", consent: "yes" }))).toEqual({
+      code: "SUBSCRIBER_EXISTS",
+      status: 409,
+      message: "This address is on the list already (active).",
+    });
+    blog.clock.advance(1000);
+    const report = await services.subscribers.importCsv("email\nGRACE@navy.example\nNew@x.example\nnew@X.example\n", {
+      consent: false,
+    });
+    expect(report).toMatchObject({ added: 1, alreadyListed: 2 });
+    const lines = (await csvOf(services)).split("\r\n").slice(1, -1);
+    expect(lines.map((line) => line.split(",").slice(0, 2).join(","))).toEqual([
+      "Grace@navy.example,active",
+      "New@x.example,pending",
+    ]);
+  });
+
   it("removes a subscriber for good, with the address of the emails sent to them", async () => {
     const { services, handle } = blog;
     await services.subscribers.add({ email: "leaving@example.com", consent: "yes" });

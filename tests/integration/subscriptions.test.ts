@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DomainError } from "#domain/errors.ts";
-import { CONFIRM_LINK_TTL_MS, SUBSCRIBE_ANSWER } from "#domain/newsletter.ts";
+import { CONFIRM_LINK_TTL_MS, SUBSCRIBE_ANSWER, type SubscriberState } from "#domain/newsletter.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
+import { createMigrator, migrateToLatest } from "../../server/db/migrate.ts";
 import * as subscribers from "../../server/repositories/subscribers.ts";
 import { createMailer, type Mailer } from "../../server/services/mailer.ts";
 import { composePostEmail } from "../../server/services/newsletter-email.ts";
@@ -13,9 +14,11 @@ import {
   SUBSCRIBE_ADDRESS_LIMIT,
   SUBSCRIBE_EMAIL_LIMIT,
   createSubscriptionTokens,
+  type Visitor,
 } from "../../server/services/subscriptions.ts";
 import { testDialects } from "../support/databases.ts";
 import { createPosts } from "../support/factories.ts";
+import { recordStatements } from "../support/statements.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 
@@ -23,8 +26,8 @@ describe.each(testDialects())("subscribers repository on $dialect", ({ dialect, 
   const blog = useTestBlog({ dialect, skip });
   const at = () => blog.clock.now().toISOString();
 
-  it("stores an address trimmed with its domain lower-cased, and finds it whatever the domain's case", async () => {
-    const { subscriber, created } = await subscribers.insertPendingSubscriber(blog.handle.db, {
+  it("stores an address trimmed with its domain lower-cased, and finds it whatever its case", async () => {
+    const { subscriber, created } = await subscribers.requestSubscription(blog.handle.db, {
       email: "  Ada.Lovelace@Example.COM ",
       source: "form",
       now: at(),
@@ -35,9 +38,11 @@ describe.each(testDialects())("subscribers repository on $dialect", ({ dialect, 
     expect((await subscribers.findSubscriberByEmail(blog.handle.db, "Ada.Lovelace@EXAMPLE.com"))?.id).toBe(
       subscriber.id,
     );
-    expect(await subscribers.findSubscriberByEmail(blog.handle.db, "ada.lovelace@example.com")).toBeUndefined();
+    expect((await subscribers.findSubscriberByEmail(blog.handle.db, "ada.lovelace@example.com"))?.id).toBe(
+      subscriber.id,
+    );
 
-    const again = await subscribers.insertPendingSubscriber(blog.handle.db, {
+    const again = await subscribers.requestSubscription(blog.handle.db, {
       email: "Ada.Lovelace@example.Com",
       source: "form",
       now: at(),
@@ -45,9 +50,63 @@ describe.each(testDialects())("subscribers repository on $dialect", ({ dialect, 
     expect(again).toEqual({ subscriber, created: false });
   });
 
+  it("merges the spellings of one mailbox already listed when upgrading, keeping the reader's latest word", async () => {
+    const db = blog.handle.db;
+    await createMigrator(db, dialect).migrateTo("0021-rate-limit-key-hashes");
+    const row = (
+      id: string,
+      email: string,
+      state: SubscriberState,
+      times: { confirmed?: string; left?: string } = {},
+    ) => ({
+      id,
+      email,
+      state,
+      source: "form" as const,
+      created_at: `2024-01-0${id.slice(-1)}T00:00:00.000Z`,
+      confirmed_at: times.confirmed ?? null,
+      unsubscribed_at: times.left ?? null,
+    });
+    await db
+      .insertInto("subscribers")
+      .values([
+        // Confirmed, then left under another spelling: the unsubscription stands.
+        row("left-1", "Ann@example.com", "active", { confirmed: "2024-02-01T00:00:00.000Z" }),
+        row("left-2", "ann@example.com", "unsubscribed", {
+          confirmed: "2024-01-15T00:00:00.000Z",
+          left: "2024-03-01T00:00:00.000Z",
+        }),
+        // Left, then confirmed again under another spelling: active.
+        row("back-1", "Bob@example.com", "unsubscribed", {
+          confirmed: "2024-01-15T00:00:00.000Z",
+          left: "2024-02-01T00:00:00.000Z",
+        }),
+        row("back-2", "BOB@example.com", "active", { confirmed: "2024-03-01T00:00:00.000Z" }),
+        // Two that never confirmed: the older stays.
+        row("wait-1", "cy@example.com", "pending"),
+        row("wait-2", "Cy@example.com", "pending"),
+        row("solo-1", "Dee@example.com", "active", { confirmed: "2024-01-02T00:00:00.000Z" }),
+      ])
+      .execute();
+    await migrateToLatest(db, dialect);
+    const kept = await db.selectFrom("subscribers").select(["id", "email", "state"]).orderBy("id").execute();
+    expect(kept).toEqual([
+      { id: "back-2", email: "BOB@example.com", state: "active" },
+      { id: "left-2", email: "ann@example.com", state: "unsubscribed" },
+      { id: "solo-1", email: "Dee@example.com", state: "active" },
+      { id: "wait-1", email: "cy@example.com", state: "pending" },
+    ]);
+    await expect(
+      db
+        .insertInto("subscribers")
+        .values(row("solo-2", "DEE@example.com", "pending"))
+        .execute(),
+    ).rejects.toThrow();
+  });
+
   it("confirms and unsubscribes once, keeping the first time", async () => {
     const db = blog.handle.db;
-    const { subscriber } = await subscribers.insertPendingSubscriber(db, {
+    const { subscriber } = await subscribers.requestSubscription(db, {
       email: "a@example.com",
       source: "form",
       now: at(),
@@ -73,7 +132,7 @@ describe.each(testDialects())("subscribers repository on $dialect", ({ dialect, 
     const ids: string[] = [];
     for (let index = 0; index < 7; index += 1) {
       blog.clock.advance(1000);
-      const { subscriber } = await subscribers.insertPendingSubscriber(db, {
+      const { subscriber } = await subscribers.requestSubscription(db, {
         email: `reader${index}@${index % 2 ? "odd" : "even"}.example`,
         source: "import",
         now: at(),
@@ -127,13 +186,13 @@ describe.each(testDialects())("subscribing on $dialect", ({ dialect, skip }) => 
   const blog = useTestBlog({ dialect, skip });
 
   /** The service over the test database, with an outbox that keeps what it is given. */
-  function subscriptions({ emailOn = true } = {}) {
+  function subscriptions({ emailOn = true, db = blog.handle.db } = {}) {
     const outbox: SingleEmail[] = [];
     const service = createSubscriptionService({
-      db: blog.handle.db,
+      db,
       now: blog.clock.now,
       secret: SECRET,
-      limiter: createRateLimiter({ db: blog.handle.db, now: blog.clock.now, secret: SECRET }),
+      limiter: createRateLimiter({ db, now: blog.clock.now, secret: SECRET }),
       readSite: async () => SITE,
       enqueueSingle: emailOn
         ? async (email) => {
@@ -146,14 +205,20 @@ describe.each(testDialects())("subscribing on $dialect", ({ dialect, skip }) => 
       expect(link.startsWith("https://notes.example/journal/subscribe/confirm?token=")).toBe(true);
       return new URL(link).searchParams.get("token")!;
     };
-    return { service, outbox, confirmToken };
+    /** A subscription and then the outbox worker's tick, which queues the confirmation it asked for. */
+    const subscribe = async (email: string, visitor?: Visitor) => {
+      const answer = await service.subscribe(email, visitor);
+      await service.sendRequestedConfirmations();
+      return answer;
+    };
+    return { service, subscribe, outbox, confirmToken };
   }
 
   const visitor = (clientAddress = "203.0.113.7") => ({ clientAddress, honeypot: "" });
 
   it("answers the same whatever the address's state, and emails only new, pending and unsubscribed ones", async () => {
-    const { service, outbox, confirmToken } = subscriptions();
-    expect(await service.subscribe(" Reader@Mail.EXAMPLE ", visitor())).toBe(SUBSCRIBE_ANSWER);
+    const { service, subscribe, outbox, confirmToken } = subscriptions();
+    expect(await subscribe(" Reader@Mail.EXAMPLE ", visitor())).toBe(SUBSCRIBE_ANSWER);
     expect(outbox.map((email) => [email.to, email.subject])).toEqual([
       ["Reader@mail.example", "Confirm your subscription to Field Notes"],
     ]);
@@ -162,23 +227,23 @@ describe.each(testDialects())("subscribing on $dialect", ({ dialect, skip }) => 
       source: "form",
     });
 
-    expect(await service.subscribe("Reader@mail.example", visitor())).toBe(SUBSCRIBE_ANSWER);
+    expect(await subscribe("Reader@mail.example", visitor())).toBe(SUBSCRIBE_ANSWER);
     expect(outbox).toHaveLength(2);
 
     expect(await service.confirm(confirmToken(outbox[1]!))).toEqual({ email: "Reader@mail.example", state: "active" });
-    expect(await service.subscribe("Reader@mail.example", visitor())).toBe(SUBSCRIBE_ANSWER);
+    expect(await subscribe("Reader@mail.example", visitor())).toBe(SUBSCRIBE_ANSWER);
     expect(outbox).toHaveLength(2);
 
     const subscriber = (await subscribers.findSubscriberByEmail(blog.handle.db, "Reader@mail.example"))!;
     await service.unsubscribe(service.unsubscribeToken(subscriber.id));
-    expect(await service.subscribe("Reader@mail.example", visitor())).toBe(SUBSCRIBE_ANSWER);
+    expect(await subscribe("Reader@mail.example", visitor())).toBe(SUBSCRIBE_ANSWER);
     expect(outbox).toHaveLength(3);
     expect(await service.confirm(confirmToken(outbox[2]!))).toEqual({ email: "Reader@mail.example", state: "active" });
   });
 
   it("confirms once, idempotently, for 7 days; an old link cannot undo an unsubscription", async () => {
-    const { service, outbox, confirmToken } = subscriptions();
-    await service.subscribe("a@example.com", visitor());
+    const { service, subscribe, outbox, confirmToken } = subscriptions();
+    await subscribe("a@example.com", visitor());
     const token = confirmToken(outbox[0]!);
     expect(await service.confirm(token)).toEqual({ email: "a@example.com", state: "active" });
     expect(await service.confirm(token)).toEqual({ email: "a@example.com", state: "active" });
@@ -189,7 +254,7 @@ describe.each(testDialects())("subscribing on $dialect", ({ dialect, skip }) => 
     expect(await outcome(service.confirm(token))).toMatchObject({ code: "SUBSCRIPTION_LINK_EXPIRED", status: 410 });
     expect((await subscribers.findSubscriberById(blog.handle.db, subscriber.id))?.state).toBe("unsubscribed");
 
-    await service.subscribe("late@example.com", visitor());
+    await subscribe("late@example.com", visitor());
     blog.clock.advance(CONFIRM_LINK_TTL_MS);
     expect(await outcome(service.confirm(confirmToken(outbox[1]!)))).toEqual({
       code: "SUBSCRIPTION_LINK_EXPIRED",
@@ -201,7 +266,7 @@ describe.each(testDialects())("subscribing on $dialect", ({ dialect, skip }) => 
 
   it("unsubscribes with one call, again and again, even once the subscriber is deleted", async () => {
     const { service } = subscriptions();
-    const { subscriber } = await subscribers.insertPendingSubscriber(blog.handle.db, {
+    const { subscriber } = await subscribers.requestSubscription(blog.handle.db, {
       email: "b@example.com",
       source: "admin",
       now: blog.clock.now().toISOString(),
@@ -226,45 +291,101 @@ describe.each(testDialects())("subscribing on $dialect", ({ dialect, skip }) => 
   });
 
   it("limits attempts per client address and confirmation emails per address, keeping no address in the counters", async () => {
-    const { service, outbox } = subscriptions();
+    const { subscribe, outbox } = subscriptions();
     for (let attempt = 1; attempt <= SUBSCRIBE_EMAIL_LIMIT.maxHits + 1; attempt += 1) {
-      expect(await service.subscribe("target@example.com", visitor(`198.51.100.${attempt}`))).toBe(SUBSCRIBE_ANSWER);
+      expect(await subscribe("target@example.com", visitor(`198.51.100.${attempt}`))).toBe(SUBSCRIBE_ANSWER);
     }
     expect(outbox).toHaveLength(SUBSCRIBE_EMAIL_LIMIT.maxHits);
     blog.clock.advance(SUBSCRIBE_EMAIL_LIMIT.windowMs);
-    await service.subscribe("target@example.com", visitor("198.51.100.99"));
+    await subscribe("target@example.com", visitor("198.51.100.99"));
     expect(outbox).toHaveLength(SUBSCRIBE_EMAIL_LIMIT.maxHits + 1);
 
     for (let attempt = 1; attempt <= SUBSCRIBE_ADDRESS_LIMIT.maxHits; attempt += 1) {
-      await service.subscribe(`reader${attempt}@example.com`, visitor());
+      await subscribe(`reader${attempt}@example.com`, visitor());
     }
-    expect(await outcome(service.subscribe("one-more@example.com", visitor()))).toEqual({
+    expect(await outcome(subscribe("one-more@example.com", visitor()))).toEqual({
       code: "RATE_LIMITED",
       status: 429,
       message: "Too many attempts",
     });
     blog.clock.advance(HOUR);
-    expect(await service.subscribe("one-more@example.com", visitor())).toBe(SUBSCRIBE_ANSWER);
+    expect(await subscribe("one-more@example.com", visitor())).toBe(SUBSCRIBE_ANSWER);
 
     const keys = await blog.handle.db.selectFrom("rate_limits").select("key").execute();
     expect(keys.map(({ key }) => key).filter((key) => key.includes("example.com"))).toEqual([]);
   });
 
+  it("counts an address in any case as one mailbox: one subscriber, three confirmations a day, sent as typed", async () => {
+    const { subscribe, outbox } = subscriptions();
+    const spellings = [
+      "Victim@Mail.example",
+      "victim@mail.example",
+      "VICTIM@MAIL.EXAMPLE",
+      "vIctim@mail.example",
+      "victiM@mail.example",
+    ];
+    for (const [index, spelling] of spellings.entries()) {
+      expect(await subscribe(` ${spelling} `, visitor(`198.51.100.${index + 1}`))).toBe(SUBSCRIBE_ANSWER);
+    }
+    expect(outbox.map((email) => email.to)).toEqual([
+      "Victim@mail.example",
+      "Victim@mail.example",
+      "Victim@mail.example",
+    ]);
+    expect(await subscribers.countSubscribersByState(blog.handle.db)).toMatchObject({ pending: 1 });
+  });
+
+  it("answers every address with the same statements, whatever its state, and queues the email afterwards", async () => {
+    const recorded = recordStatements(blog.handle.db);
+    const { service, outbox, confirmToken } = subscriptions({ db: recorded.db });
+    const statementsOf = async (email: string) => {
+      recorded.statements.length = 0;
+      await service.subscribe(email, visitor());
+      return [...recorded.statements];
+    };
+    await service.subscribe("pending@example.com", visitor());
+    await service.subscribe("active@example.com", visitor());
+    await service.subscribe("gone@example.com", visitor());
+    await service.sendRequestedConfirmations();
+    await service.confirm(confirmToken(outbox.find((email) => email.to === "active@example.com")!));
+    const gone = (await subscribers.findSubscriberByEmail(blog.handle.db, "gone@example.com"))!;
+    await service.unsubscribe(service.unsubscribeToken(gone.id));
+    expect(outbox).toHaveLength(3);
+
+    const asNew = await statementsOf("new@example.com");
+    expect(asNew.length).toBeLessThanOrEqual(2);
+    expect(await statementsOf("Active@example.com")).toEqual(asNew);
+    expect(await statementsOf("pending@example.com")).toEqual(asNew);
+    expect(await statementsOf("gone@example.com")).toEqual(asNew);
+    expect(outbox).toHaveLength(3);
+
+    // The worker's tick: the new, pending and unsubscribed addresses get their email, the active one none.
+    await service.sendRequestedConfirmations();
+    expect(
+      outbox
+        .slice(3)
+        .map((email) => email.to)
+        .sort(),
+    ).toEqual(["gone@example.com", "new@example.com", "pending@example.com"]);
+    await service.sendRequestedConfirmations();
+    expect(outbox).toHaveLength(6);
+  });
+
   it("refuses an invalid address with its message, takes nothing from a bot, and collects nothing while email is off", async () => {
-    const { service, outbox } = subscriptions();
-    expect(await outcome(service.subscribe("not an address", visitor()))).toEqual({
+    const { subscribe, outbox } = subscriptions();
+    expect(await outcome(subscribe("not an address", visitor()))).toEqual({
       code: "EMAIL_INVALID",
       status: 400,
       message: "Please enter a valid email address",
     });
-    expect(await service.subscribe("bot@example.com", { clientAddress: "192.0.2.1", honeypot: "http://spam" })).toBe(
+    expect(await subscribe("bot@example.com", { clientAddress: "192.0.2.1", honeypot: "http://spam" })).toBe(
       SUBSCRIBE_ANSWER,
     );
     expect(outbox).toEqual([]);
     expect(await subscribers.findSubscriberByEmail(blog.handle.db, "bot@example.com")).toBeUndefined();
 
     const off = subscriptions({ emailOn: false });
-    expect(await outcome(off.service.subscribe("c@example.com", visitor()))).toEqual({
+    expect(await outcome(off.subscribe("c@example.com", visitor()))).toEqual({
       code: "SUBSCRIPTIONS_CLOSED",
       status: 403,
       message: "Subscriptions are not open yet",
@@ -300,8 +421,6 @@ describe.each(testDialects())("double opt-in through a real SMTP server on $dial
       readSender: async () => ({ name: SITE.title, replyTo: undefined }),
       tuning: { pollMs: 10 },
     });
-    outbox.start(mailer, (error) => workerErrors.push(error));
-    Object.assign(resources, { sink, mailer, outbox });
     const service = createSubscriptionService({
       db: blog.handle.db,
       now: blog.clock.now,
@@ -310,6 +429,9 @@ describe.each(testDialects())("double opt-in through a real SMTP server on $dial
       readSite: async () => SITE,
       enqueueSingle: outbox.enqueueSingle,
     });
+    // As server.ts wires it: the worker's tick queues the confirmations subscriptions asked for.
+    outbox.start(mailer, (error) => workerErrors.push(error), service.sendRequestedConfirmations);
+    Object.assign(resources, { sink, mailer, outbox });
     return { sink, outbox, service };
   }
 
