@@ -13,7 +13,8 @@ import { BLOG_ACTOR, type PostSources, registerArticles } from "./articles.ts";
 import { sweepDeliveries, type SweepReport } from "./delivery.ts";
 import { loadOrCreateKeyPairs } from "./keys.ts";
 import { DatabaseKvStore } from "./kv-store.ts";
-import { createInboxRateLimit, registerInbox } from "./inbox.ts";
+import { registerInbox } from "./inbox.ts";
+import { createInboxGate, type InboxRateLimits } from "./inbox-gate.ts";
 import { DatabaseMessageQueue, type MessageQueueTuning } from "./message-queue.ts";
 
 /** A follower as the admin's actions name it. */
@@ -32,6 +33,8 @@ export interface BlogFederationOptions {
   allowPrivateAddress?: boolean;
   now?: () => Date;
   queueTuning?: MessageQueueTuning;
+  /** The inbox's budgets per client address and per verified server (inbox-gate.ts has the defaults). */
+  inboxRateLimits?: InboxRateLimits;
   /** How often the worker compares what is public with what followers were sent. */
   sweepIntervalMs?: number;
   /** Reports a failed sweep (the database away for a moment); the next one tries again. */
@@ -120,7 +123,15 @@ export async function createBlogFederation(options: BlogFederationOptions) {
     identifier: BLOG_ACTOR,
     onError: (error) => options.onInboxError?.(error),
   });
-  const inboxRateLimit = createInboxRateLimit(services.rateLimiter);
+  const inboxGate = createInboxGate({
+    federation,
+    kv,
+    siteUrl,
+    identifier: BLOG_ACTOR,
+    limiter: services.rateLimiter,
+    fediverse: services.fediverse,
+    rateLimits: options.inboxRateLimits,
+  });
 
   const context = () => federation.createContext(new URL(siteUrl), undefined);
 
@@ -177,8 +188,8 @@ export async function createBlogFederation(options: BlogFederationOptions) {
 
   return {
     federation,
-    /** Counts an inbox POST against its server's budget, ahead of fetch (429 once it is spent). */
-    inboxRateLimit,
+    /** What an inbox POST passes before fetch: its address's budget, its signature and signer, its server's budget. */
+    inboxGate,
     /** Answers the actor, WebFinger, NodeInfo, Articles and the inbox (server/http-federation.ts). */
     fetch: (
       request: Request,

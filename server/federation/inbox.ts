@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Federation, InboxContext, UnverifiedActivityReason } from "@fedify/fedify";
+import type { Federation, InboxContext } from "@fedify/fedify";
 import {
   Accept,
   type Activity,
@@ -14,20 +14,11 @@ import {
   Undo,
   Update,
 } from "@fedify/vocab";
-import type { Request as ExpressRequest, Response as ExpressResponse, NextFunction } from "express";
-import { isDomainError } from "#domain/errors.ts";
 import type { FediverseService } from "../services/fediverse.ts";
-import type { RateLimiter, RateLimitPolicy } from "../services/rate-limit.ts";
 
 /** Where the blog's inboxes are (docs/decisions/0015-fediverse.md): its own, and the shared one. */
 export const INBOX_PATH = "/ap/users/{identifier}/inbox";
 export const SHARED_INBOX_PATH = "/ap/inbox";
-
-/**
- * Per remote server: a busy instance with many of its people replying and liking stays far
- * below it; a server that floods the inbox is turned away before its activities are parsed.
- */
-export const INBOX_RATE_LIMIT: RateLimitPolicy = { maxHits: 300, windowMs: 5 * 60 * 1000 };
 
 export interface InboxDeps {
   fediverse: Pick<
@@ -61,9 +52,10 @@ function toDate(instant: { epochMilliseconds: number } | null): Date | undefined
 }
 
 /**
- * What the blog does with each activity its inboxes receive (issue 25). Fedify has already
- * checked the signature (an unsigned or forged request is answered 401 and never reaches
- * here) and that the signer is the activity's actor. Activities from blocked servers or
+ * What the blog does with each activity its inboxes receive (issue 25). The inbox's door
+ * (inbox-gate.ts) and then Fedify have checked the signature (an unsigned or forged request is
+ * answered 401 and never reaches here) and that the actor's own document lists the signer's
+ * key. Activities from blocked servers or
  * actors are dropped; a blocked account that followed is removed.
  */
 export function createInboxListeners<TContextData>({ fediverse, identifier }: InboxDeps) {
@@ -199,28 +191,6 @@ export function createInboxListeners<TContextData>({ fediverse, identifier }: In
 }
 
 /**
- * A deleted account's server announces the deletion signed with the key it has just deleted, so
- * Fedify cannot verify it: the key's address answers 410 Gone. When that key is the actor's own
- * (its address is the actor's, as `#main-key`) and the actor deletes itself, the account is gone
- * for sure: it stops following, and its server is answered 202 so it stops retrying. Anything
- * else unverified keeps Fedify's 401.
- */
-export async function forgetGoneActor(
-  fediverse: Pick<FediverseService, "unfollowFrom">,
-  activity: Activity,
-  reason: UnverifiedActivityReason,
-): Promise<Response | undefined> {
-  if (reason.type !== "keyFetchError" || !("status" in reason.result) || reason.result.status !== 410) return;
-  const actor = activity.actorId;
-  if (!(activity instanceof Delete) || !actor || activity.objectId?.href !== actor.href) return;
-  const keyOwner = new URL(reason.keyId.href);
-  keyOwner.hash = "";
-  if (keyOwner.href !== actor.href) return;
-  await fediverse.unfollowFrom(actor.href);
-  return new Response(null, { status: 202 });
-}
-
-/**
  * Sets the blog's inbox listeners on its federation (server/federation/federation.ts calls this
  * once, at boot). The shared inbox fetches remote documents signed as the blog, as servers that
  * require signed fetches ask.
@@ -237,44 +207,5 @@ export function registerInbox<TContextData>(federation: Federation<TContextData>
     .on(Create, listeners.create)
     .on(Update, listeners.update)
     .on(Delete, listeners.delete)
-    .onUnverifiedActivity((_context, activity, reason) => forgetGoneActor(deps.fediverse, activity, reason))
     .onError((_context, error) => deps.onError?.(error));
-}
-
-const INBOX_REQUEST_PATH = /^\/ap\/(?:users\/[^/]+\/)?inbox\/?$/;
-
-/**
- * The server a delivery says it comes from: the host of its signature's key (both drafts Fedify
- * verifies name it, as `keyId` or `keyid`), else the caller's address. It is read before the
- * signature is checked, so a forger can at worst spend the budget of the server it names.
- */
-export function inboxSender(headers: { signature?: string; "signature-input"?: string }, address: string): string {
-  const header = headers.signature ?? headers["signature-input"] ?? "";
-  const keyId = /keyid="([^"]{1,2048})"/i.exec(header)?.[1];
-  if (keyId && URL.canParse(keyId)) return new URL(keyId).host.toLowerCase();
-  return `address:${address}`;
-}
-
-/**
- * Counts each POST to an inbox against its sending server (INBOX_RATE_LIMIT, in the database,
- * so every app server shares it) and answers 429 with Retry-After once the budget is spent.
- * Mounted ahead of the federation, so a refused request costs one write and no parsing.
- */
-export function createInboxRateLimit(limiter: RateLimiter, policy: RateLimitPolicy = INBOX_RATE_LIMIT) {
-  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> => {
-    if (req.method !== "POST" || !INBOX_REQUEST_PATH.test(req.path)) return next();
-    const sender = inboxSender(req.headers as Record<string, string | undefined>, req.ip ?? "unknown");
-    try {
-      await limiter.consume(`fediverse-inbox:${sender}`, policy);
-    } catch (error) {
-      if (!isDomainError(error, "RATE_LIMITED")) return next(error);
-      res
-        .status(429)
-        .set("Retry-After", String(Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1))))
-        .type("text/plain")
-        .send("Too many requests from this server; try again later.");
-      return;
-    }
-    next();
-  };
 }

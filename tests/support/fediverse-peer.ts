@@ -10,6 +10,7 @@ import {
   Activity,
   type Actor,
   Create,
+  CryptographicKey,
   Delete,
   Endpoints,
   Follow,
@@ -102,10 +103,20 @@ export interface FediversePeer {
    * `signer`'s own, genuine one: an account speaking in another's name.
    */
   forge: (actor: PeerActor, inbox: URL, activity: Activity, signer?: PeerActor) => Promise<Response>;
+  /**
+   * `activity` POSTed to `inbox` signed with a key that server number `host` hosts, whose document
+   * says its `owner` is `victim`: a server that speaks for an account on another.
+   */
+  impersonate: (victim: PeerActor, inbox: URL, activity: Activity, host: number) => Promise<Response>;
+  /** `json` as it is, POSTed to `inbox` with `from`'s genuine signature. */
+  sendJson: (from: PeerActor, inbox: URL, json: unknown) => Promise<Response>;
+  /** Every GET the peer's servers were sent, as full URLs: what the blog fetched from them. */
+  gets: string[];
   close: () => Promise<void>;
 }
 
 const INBOX_PATH = /^\/(?:users\/[^/]+\/inbox|inbox)$/;
+const ROGUE_KEY_PATH = /^\/rogue-keys\/([A-Za-z0-9_-]+)$/;
 const IDENTIFIER = /^[A-Za-z0-9_-]{1,64}$/;
 
 interface Summary {
@@ -174,6 +185,9 @@ export async function startFediversePeer(options: PeerOptions = {}): Promise<Fed
   const notes = new Map<string, Note>();
   const arrivals: Arrival[] = [];
   const received: Received[] = [];
+  const gets: string[] = [];
+  /** Key documents by path, each claiming an owner on another server. */
+  const rogueKeys = new Map<string, CryptographicKey>();
 
   const federation = createFederation<undefined>({
     kv: new MemoryKvStore(),
@@ -215,6 +229,13 @@ export async function startFediversePeer(options: PeerOptions = {}): Promise<Fed
     const body = await readBody(incoming);
     const request = toRequest(incoming, body);
     const path = new URL(request.url).pathname;
+    if (request.method === "GET") gets.push(request.url);
+    const rogueKey = request.method === "GET" && ROGUE_KEY_PATH.test(path) ? rogueKeys.get(path) : undefined;
+    if (rogueKey) {
+      const document = JSON.stringify(await rogueKey.toJsonLd());
+      outgoing.writeHead(200, { "content-type": "application/activity+json" }).end(document);
+      return;
+    }
     const isInboxPost = request.method === "POST" && INBOX_PATH.test(path);
     if (isInboxPost && peer.inboxDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, peer.inboxDelayMs));
     if (isInboxPost && !verifySignatures) {
@@ -279,18 +300,29 @@ export async function startFediversePeer(options: PeerOptions = {}): Promise<Fed
 
   const activityId = (from: PeerActor, kind: string) => new URL(`${from.id.href}#${kind}/${randomUUID()}`);
 
-  let stranger: CryptoKeyPair | undefined;
-  async function forge(claimed: PeerActor, inbox: URL, activity: Activity, signer?: PeerActor): Promise<Response> {
-    stranger ??= await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
-    const key = signer ? rsa : stranger;
-    const json = await activity.toJsonLd({ format: "compact" });
+  async function post(inbox: URL, json: unknown, privateKey: CryptoKey, keyId: URL): Promise<Response> {
     const unsigned = new Request(inbox, {
       method: "POST",
       headers: { "content-type": "application/activity+json" },
       body: JSON.stringify(json),
     });
-    const signed = await signRequest(unsigned, key.privateKey, new URL(`${(signer ?? claimed).id.href}#main-key`));
-    return fetch(signed);
+    return fetch(await signRequest(unsigned, privateKey, keyId));
+  }
+
+  let stranger: CryptoKeyPair | undefined;
+  async function forge(claimed: PeerActor, inbox: URL, activity: Activity, signer?: PeerActor): Promise<Response> {
+    stranger ??= await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+    const key = signer ? rsa : stranger;
+    const json = await activity.toJsonLd({ format: "compact" });
+    return post(inbox, json, key.privateKey, new URL(`${(signer ?? claimed).id.href}#main-key`));
+  }
+
+  async function impersonate(victim: PeerActor, inbox: URL, activity: Activity, host: number): Promise<Response> {
+    stranger ??= await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+    const path = `/rogue-keys/${victim.identifier}`;
+    const keyId = new URL(path, actor(victim.identifier, host).server);
+    rogueKeys.set(path, new CryptographicKey({ id: keyId, owner: victim.id, publicKey: stranger.publicKey }));
+    return post(inbox, await activity.toJsonLd({ format: "compact" }), stranger.privateKey, keyId);
   }
 
   const peer: FediversePeer = {
@@ -366,6 +398,9 @@ export async function startFediversePeer(options: PeerOptions = {}): Promise<Fed
       );
     },
     forge,
+    impersonate,
+    sendJson: (from, inbox, json) => post(inbox, json, rsa.privateKey, new URL(`${from.id.href}#main-key`)),
+    gets,
     async close() {
       await Promise.all(
         httpServers.map(
