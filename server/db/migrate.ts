@@ -23,6 +23,7 @@ import { analyticsSchema } from "./migrations/0019-analytics.ts";
 import { pagesSchema } from "./migrations/0020-pages.ts";
 import { rateLimitKeyHashesSchema } from "./migrations/0021-rate-limit-key-hashes.ts";
 import { subscriberAddressKeySchema } from "./migrations/0022-subscriber-address-key.ts";
+import { fediverseCreateIdsSchema } from "./migrations/0023-fediverse-create-ids.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -50,6 +51,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0020-pages": pagesSchema(dialect),
     "0021-rate-limit-key-hashes": rateLimitKeyHashesSchema(),
     "0022-subscriber-address-key": subscriberAddressKeySchema(),
+    "0023-fediverse-create-ids": fediverseCreateIdsSchema(dialect),
   };
 }
 

@@ -370,6 +370,8 @@ export interface FediversePostsTable {
   sent_version: Timestamp;
   /** 1 once the post is deleted (a trigger, migration 0018). */
   post_deleted: ColumnType<number, number | undefined, number>;
+  /** The post's updated_at when its last Create was sent, which names it (migration 0023); null: none named so. */
+  created_version: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 /**

@@ -68,13 +68,27 @@ export interface PostSources {
   findPublicPost(id: string): Promise<Post>;
   listPublishedPosts(query: undefined, page: number, pageSize: number): Promise<Page<PostSummary>>;
   countPublishedPosts(): Promise<number>;
+  /** The version whose Create went out last, for each post that has one (`fediverse_posts`). */
+  createdVersions(postIds: readonly string[]): Promise<Map<string, string>>;
 }
 
-/** A post's Create, as the outbox lists it and delivery sends it: one id per post, so it is sent once. */
-export function createActivityFor(context: Context<void>, siteUrl: string, post: Post): Create {
+/**
+ * A post's Create, as delivery sends it and the outbox lists it, named by the version it was sent
+ * at (`createdVersion`, the post's updated_at then): a post republished after its Delete gets a
+ * Create of its own, which a follower's server would otherwise take for the first one again and
+ * drop. Without a version (a post recorded without sending, or sent before Creates were named so):
+ * `#create`.
+ */
+export function createActivityFor(
+  context: Context<void>,
+  siteUrl: string,
+  post: Post,
+  createdVersion: string | undefined,
+): Create {
   const article = toArticle(context, siteUrl, post);
+  const name = createdVersion === undefined ? "create" : `create/${Date.parse(createdVersion)}`;
   return new Create({
-    id: new URL(`${article.id?.href}#create`),
+    id: new URL(`${article.id?.href}#${name}`),
     actor: context.getActorUri(BLOG_ACTOR),
     to: PUBLIC_COLLECTION,
     cc: context.getFollowersUri(BLOG_ACTOR),
@@ -100,8 +114,14 @@ export function registerArticles(federation: Federation<void>, sources: PostSour
       const page = Number.parseInt(cursor, 10);
       if (!Number.isSafeInteger(page) || page < 1) return null;
       const summaries = await sources.listPublishedPosts(undefined, page, OUTBOX_PAGE);
-      const posts = await Promise.all(summaries.items.map((summary) => findPublic(sources, summary.id)));
-      const items = posts.filter((post) => post !== undefined).map((post) => createActivityFor(context, siteUrl, post));
+      const ids = summaries.items.map((summary) => summary.id);
+      const [posts, versions] = await Promise.all([
+        Promise.all(ids.map((id) => findPublic(sources, id))),
+        sources.createdVersions(ids),
+      ]);
+      const items = posts
+        .filter((post) => post !== undefined)
+        .map((post) => createActivityFor(context, siteUrl, post, versions.get(post.id)));
       return { items, nextCursor: page < pageCount(summaries) ? String(page + 1) : null };
     })
     .setFirstCursor(() => "1")

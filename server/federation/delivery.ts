@@ -59,10 +59,11 @@ export async function sweepDeliveries(deps: DeliveryDeps): Promise<SweepReport> 
     report[outcome] += 1;
   }
   for (const due of await listDueRetractions(deps.db, { at, window, limit: SWEEP_BATCH })) {
+    const sent = { sentVersion: due.sentVersion, createdVersion: due.createdVersion };
     const claim = {
       postId: due.postId,
-      from: { state: "created" as const, sentVersion: due.sentVersion },
-      to: { state: "deleted" as const, sentVersion: due.sentVersion },
+      from: { state: "created" as const, ...sent },
+      to: { state: "deleted" as const, ...sent },
     };
     if (!(await claimSend(deps.db, claim))) {
       report.skipped += 1;
@@ -76,8 +77,12 @@ export async function sweepDeliveries(deps: DeliveryDeps): Promise<SweepReport> 
 
 async function announce(deps: DeliveryDeps, due: DueAnnouncement): Promise<keyof SweepReport> {
   const isUpdate = due.sent?.state === "created";
-  const claim = { postId: due.postId, from: due.sent, to: { state: "created" as const, sentVersion: due.version } };
   const stale = due.sent === undefined && deps.now().getTime() - Date.parse(due.publicSince) > SWEEP_WINDOW_MS;
+  // A Create is named by the version it sends (`createdVersion`); an Update keeps the name of the
+  // Create before it; a post recorded without sending has no Create to name.
+  const createdVersion = isUpdate ? (due.sent?.createdVersion ?? null) : stale ? null : due.version;
+  const to = { state: "created" as const, sentVersion: due.version, createdVersion };
+  const claim = { postId: due.postId, from: due.sent, to };
   if (stale) {
     await claimSend(deps.db, claim);
     return "skipped";
@@ -88,7 +93,9 @@ async function announce(deps: DeliveryDeps, due: DueAnnouncement): Promise<keyof
   if (!post) return "skipped";
   if (!(await claimSend(deps.db, claim))) return "skipped";
   await sendOrUndo(deps, claim, (context) =>
-    isUpdate ? updateActivity(context, deps.siteUrl, post) : createActivityFor(context, deps.siteUrl, post),
+    isUpdate
+      ? updateActivity(context, deps.siteUrl, post)
+      : createActivityFor(context, deps.siteUrl, post, due.version),
   );
   return isUpdate ? "updated" : "created";
 }

@@ -6,6 +6,7 @@ import { isDomainError } from "#domain/errors.ts";
 import { fediverseHandle } from "#domain/fediverse.ts";
 import type { Dialect } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
+import { listCreatedVersions } from "../repositories/fediverse-posts.ts";
 import type { FollowerDetail } from "../services/fediverse.ts";
 import type { Services } from "../services/index.ts";
 import { registerActor } from "./actor.ts";
@@ -107,7 +108,11 @@ export async function createBlogFederation(options: BlogFederationOptions) {
     keyPairs,
     followers: services.fediverse,
   });
-  registerArticles(federation, { siteUrl, ...bindPosts(services.posts) });
+  registerArticles(federation, {
+    siteUrl,
+    ...bindPosts(services.posts),
+    createdVersions: (postIds) => listCreatedVersions(db, postIds),
+  });
   federation.setNodeInfoDispatcher("/nodeinfo/2.1", async () => ({
     software: { name: "inkwell", version: "0.1.0" },
     protocols: ["activitypub"],
@@ -208,7 +213,7 @@ export async function createBlogFederation(options: BlogFederationOptions) {
   };
 }
 
-function bindPosts(posts: FederationServices["posts"]): Omit<PostSources, "siteUrl"> {
+function bindPosts(posts: FederationServices["posts"]): Omit<PostSources, "siteUrl" | "createdVersions"> {
   return {
     findPublicPost: (id) => posts.findPublicPost(id),
     listPublishedPosts: (query, page, pageSize) => posts.listPublishedPosts(query, page, pageSize),

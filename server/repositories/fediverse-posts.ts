@@ -4,7 +4,12 @@ import type { Database, FediversePostsTable } from "../db/schema.ts";
 import { selectPublicPosts } from "./posts-public.ts";
 import { type Db, toIsoString } from "./rows.ts";
 
-export type SentState = { state: FediversePostsTable["state"]; sentVersion: string } | undefined;
+/**
+ * A post's record: what was last sent, at which version, and the version whose Create went out
+ * last (`createdVersion`, which names that Create; null when none is named so).
+ */
+export type SentState =
+  { state: FediversePostsTable["state"]; sentVersion: string; createdVersion: string | null } | undefined;
 
 /** A public post whose Create (never sent, or sent before a Delete) or Update (edited since) is due. */
 export interface DueAnnouncement {
@@ -54,6 +59,7 @@ export async function listDueAnnouncements(
       "posts.publish_at",
       "fediverse_posts.state",
       "fediverse_posts.sent_version",
+      "fediverse_posts.created_version",
     ])
     .where((eb) =>
       eb.or([
@@ -69,8 +75,19 @@ export async function listDueAnnouncements(
     postId: row.id,
     version: toIsoString(row.updated_at),
     publicSince: toIsoString(row.publish_at ?? row.updated_at),
-    sent: row.state && row.sent_version ? { state: row.state, sentVersion: toIsoString(row.sent_version) } : undefined,
+    sent:
+      row.state && row.sent_version
+        ? {
+            state: row.state,
+            sentVersion: toIsoString(row.sent_version),
+            createdVersion: isoOrNull(row.created_version),
+          }
+        : undefined,
   }));
+}
+
+function isoOrNull(value: Date | string | null): string | null {
+  return value === null ? null : toIsoString(value);
 }
 
 /**
@@ -81,11 +98,11 @@ export async function listDueAnnouncements(
 export async function listDueRetractions(
   db: Kysely<Database>,
   { at, window, limit }: { at: string; window: readonly string[]; limit: number },
-): Promise<{ postId: string; sentVersion: string }[]> {
+): Promise<{ postId: string; sentVersion: string; createdVersion: string | null }[]> {
   const announcedAndNotPublic = () =>
     db
       .selectFrom("fediverse_posts")
-      .select(["fediverse_posts.post_id", "fediverse_posts.sent_version"])
+      .select(["fediverse_posts.post_id", "fediverse_posts.sent_version", "fediverse_posts.created_version"])
       .where("fediverse_posts.state", "=", "created")
       .where((eb) =>
         eb.not(
@@ -104,8 +121,17 @@ export async function listDueRetractions(
           .where("fediverse_posts.post_id", "in", [...window])
           .execute();
   // A post restored as a draft is both: one Delete.
-  const due = new Map([...deleted, ...hidden].map((row) => [row.post_id, toIsoString(row.sent_version)]));
-  return [...due].map(([postId, sentVersion]) => ({ postId, sentVersion }));
+  const due = new Map(
+    [...deleted, ...hidden].map((row) => [
+      row.post_id,
+      {
+        postId: row.post_id,
+        sentVersion: toIsoString(row.sent_version),
+        createdVersion: isoOrNull(row.created_version),
+      },
+    ]),
+  );
+  return [...due.values()];
 }
 
 /**
@@ -153,7 +179,7 @@ export async function claimSend(
   if (from === undefined) {
     const inserted = await db
       .insertInto("fediverse_posts")
-      .values({ post_id: postId, state: to.state, sent_version: to.sentVersion })
+      .values({ post_id: postId, state: to.state, sent_version: to.sentVersion, created_version: to.createdVersion })
       .onConflict((conflict) => conflict.column("post_id").doNothing())
       .executeTakeFirst();
     return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
@@ -161,11 +187,12 @@ export async function claimSend(
   const updated = await db
     .updateTable("fediverse_posts")
     // A post restored under its old id is there again: only a Create claims it back.
-    .set(
-      to.state === "created"
-        ? { state: to.state, sent_version: to.sentVersion, post_deleted: 0 }
-        : { state: to.state, sent_version: to.sentVersion },
-    )
+    .set({
+      state: to.state,
+      sent_version: to.sentVersion,
+      created_version: to.createdVersion,
+      ...(to.state === "created" ? { post_deleted: 0 } : {}),
+    })
     .where("post_id", "=", postId)
     .where("state", "=", from.state)
     .where("sent_version", "=", from.sentVersion)
@@ -188,4 +215,24 @@ export async function undoClaim(
     return;
   }
   await claimSend(db, { postId, from: to, to: from });
+}
+
+/**
+ * The version whose Create each post's record names (`created_version`), for the outbox to list
+ * the Creates as they were sent; a post without one is left out of the map.
+ */
+export async function listCreatedVersions(
+  db: Kysely<Database>,
+  postIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (postIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("fediverse_posts")
+    .select(["post_id", "created_version"])
+    .where("post_id", "in", [...postIds])
+    .where("created_version", "is not", null)
+    .execute();
+  return new Map(
+    rows.flatMap((row) => (row.created_version === null ? [] : [[row.post_id, toIsoString(row.created_version)]])),
+  );
 }

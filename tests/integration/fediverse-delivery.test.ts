@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { DatabaseUnavailableError } from "#domain/errors.ts";
 import { DEFAULT_IMPORT_OPTIONS } from "#domain/portability.ts";
 import { createBlogFederation } from "../../server/federation/federation.ts";
 import { testDialects } from "../support/databases.ts";
 import { buildPostInput, TEST_WRITER } from "../support/factories.ts";
 import { type FederatedBlog, useFederatedBlog } from "../support/federated-blog.ts";
+import { type FediversePeer, startFediversePeer } from "../support/fediverse-peer.ts";
 
 /** The activities waiting in the queue, one entry per activity (a fan-out or a delivery names it). */
 async function queuedActivities(blog: FederatedBlog): Promise<{ type: string; id: string; objectId: string }[]> {
@@ -40,6 +41,54 @@ async function addFollower(blog: FederatedBlog, name = "alice") {
   });
 }
 
+describe.each(testDialects())("activity ids at a follower's server on $dialect", (target) => {
+  const blog = useFederatedBlog(target);
+  let peer: FediversePeer | undefined;
+  afterEach(async () => {
+    await blog.fediverse?.stop();
+    await peer?.close();
+  });
+
+  it("gives a post republished after its Delete a Create of its own, and lists that one in the outbox", async () => {
+    peer = await startFediversePeer();
+    const reader = peer.actor("reader");
+    await blog.services.fediverse.followFrom({
+      actorUrl: reader.id.href,
+      handle: reader.handle,
+      inboxUrl: reader.inbox.href,
+      sharedInboxUrl: reader.sharedInbox?.href ?? null,
+      followActivityId: `${reader.id.href}#follows/1`,
+    });
+    await blog.fediverse.start();
+    const object = (id: string) => `${blog.siteUrl}/ap/posts/${id}`;
+    const creates = () => peer!.received.filter((activity) => activity.type === "Create");
+
+    const post = await blog.services.posts.createPost(buildPostInput({ title: "Back again" }), TEST_WRITER);
+    await blog.fediverse.nudge();
+    await peer.waitFor(() => creates().length === 1, 15_000, "the first Create");
+    blog.clock.advance(60_000);
+    await blog.services.posts.updatePost(post.id, buildPostInput({ published: false }), TEST_WRITER);
+    await blog.fediverse.nudge();
+    await peer.waitFor(() => peer!.received.some((activity) => activity.type === "Delete"), 15_000, "the Delete");
+    blog.clock.advance(60_000);
+    await blog.services.posts.updatePost(post.id, buildPostInput({ title: "Back again" }), TEST_WRITER);
+    await blog.fediverse.nudge();
+    await peer.waitFor(() => creates().length === 2, 15_000, "the second Create");
+
+    const [first, second] = creates();
+    expect(first?.objectId).toBe(object(post.id));
+    expect(second?.objectId).toBe(object(post.id));
+    expect(second?.activityId).not.toBe(first?.activityId);
+    const ids = peer.received.map((activity) => activity.activityId);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    const outbox = (await (await blog.get("/ap/users/blog/outbox?cursor=1")).json()) as {
+      orderedItems: { id: string; type: string }[];
+    };
+    expect(outbox.orderedItems).toEqual([expect.objectContaining({ type: "Create", id: second?.activityId })]);
+  });
+});
+
 describe.each(testDialects())("delivery to followers on $dialect", (target) => {
   const blog = useFederatedBlog(target);
   const objectOf = (postId: string) => `${blog.siteUrl}/ap/posts/${postId}`;
@@ -53,8 +102,10 @@ describe.each(testDialects())("delivery to followers on $dialect", (target) => {
     await blog.services.posts.updatePost(draft.id, buildPostInput({ title: "Now public" }), TEST_WRITER);
     expect(await blog.fediverse.sweep()).toMatchObject({ created: 1 });
     await blog.fediverse.sweep();
+    // Named by the version it sends: the post's last save.
+    const version = Date.parse(blog.clock.now().toISOString());
     expect(await queuedActivities(blog)).toEqual([
-      { type: "Create", id: `${objectOf(draft.id)}#create`, objectId: objectOf(draft.id) },
+      { type: "Create", id: `${objectOf(draft.id)}#create/${version}`, objectId: objectOf(draft.id) },
     ]);
   });
 
