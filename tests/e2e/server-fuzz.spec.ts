@@ -609,7 +609,118 @@ function fediverseRequest(random: Random, site: FuzzSite): FuzzRequest {
   };
 }
 
+/** Cursors no collection hands out (a NUL byte once reached PostgreSQL), and the edges of those they do. */
+const HOSTILE_CURSORS = [
+  "%00",
+  "AAAAAAAAAAAAAAA%00",
+  "%FF%FE",
+  "%zz",
+  "%27%20OR%201%3D1--",
+  "-1",
+  "0",
+  "1e309",
+  "9".repeat(400),
+  "x".repeat(16),
+  "%F0%9F%98%80",
+  "",
+  "1",
+  "2",
+];
+const AS_CONTEXT = "https://www.w3.org/ns/activitystreams";
+
+/** JSON text nested `depth` levels deep, in an activity's object or its @context. */
+function nestedActivity(random: Random, site: FuzzSite): string {
+  const depth = random.pick([10, 63, 64, 65, 200, 2_000, 20_000]);
+  const [open, close] = random.pick([
+    ["[", "]"],
+    ['{"object":', "}"],
+    ['{"@context":', "}"],
+  ]);
+  const inner = `${open.repeat(depth)}"${site.origin}/ap/users/blog"${close.repeat(depth)}`;
+  // Sometimes unclosed: the depth check must not trust the brackets to balance.
+  const nested = random.chance(0.2) ? open.repeat(depth) : inner;
+  return random.chance(0.5)
+    ? `{"@context":"${AS_CONTEXT}","type":"Create","actor":"${site.origin}/x","object":${nested}}`
+    : `{"@context":${nested},"type":"Like","actor":"${site.origin}/x"}`;
+}
+
+/**
+ * An activity whose reading would fetch: remote contexts, an object integrity proof and a Linked
+ * Data signature naming keys elsewhere (this site and a metadata address, both private), or one
+ * just under or over the size limit.
+ */
+function jsonLdActivity(random: Random, site: FuzzSite): string {
+  const text = () => urlComponent(random);
+  if (random.chance(0.25)) {
+    const size = random.pick([250 * 1024, 257 * 1024, 1024 * 1024]);
+    return JSON.stringify({ "@context": AS_CONTEXT, type: "Note", content: "x".repeat(size) });
+  }
+  const elsewhere = random.pick([site.origin, "http://169.254.169.254", `${site.origin}/${text()}`]);
+  return JSON.stringify({
+    "@context": random.pick([
+      [AS_CONTEXT, `${elsewhere}/context.jsonld`],
+      `${elsewhere}/${text()}`,
+      [AS_CONTEXT, { "@vocab": `${elsewhere}/`, actor: { "@id": "as:object" } }],
+      [AS_CONTEXT, "https://w3id.org/security/data-integrity/v1"],
+    ]),
+    id: `${site.origin}/${text()}`,
+    type: random.pick(["Like", "Create", "Delete", "Update", "Announce"]),
+    actor: `${elsewhere}/users/${text()}`,
+    object: random.pick([`${site.origin}/ap/posts/${postId(random, site)}`, { type: "Note", content: text() }]),
+    proof: random.chance(0.5)
+      ? {
+          type: "DataIntegrityProof",
+          cryptosuite: random.pick(["eddsa-jcs-2022", text()]),
+          verificationMethod: `${elsewhere}/users/x#ed25519-key`,
+          proofPurpose: "assertionMethod",
+          proofValue: `z${text()}`,
+          created: random.pick(["2026-01-01T00:00:00Z", text()]),
+        }
+      : undefined,
+    signature: random.chance(0.5)
+      ? { type: "RsaSignature2017", creator: `${elsewhere}/users/x#main-key`, signatureValue: text() }
+      : undefined,
+  });
+}
+
+/**
+ * The fediverse's collections with hostile cursors and post ids, and its inboxes with nested,
+ * oversized and fetch-inviting JSON-LD, each from its own address so the inbox's per-address
+ * budget answers only some of them.
+ */
+function fediverseHostileRequest(random: Random, site: FuzzSite): FuzzRequest {
+  const accept: [string, string] = ["Accept", random.pick(ACTIVITY_ACCEPTS)];
+  if (random.chance(0.5)) {
+    const cursor = random.chance(0.8) ? random.pick(HOSTILE_CURSORS) : urlComponent(random);
+    const collection = random.pick(["inbox", "followers", "outbox", "following"]);
+    const target = random.pick([
+      `/ap/users/blog/${collection}?cursor=${cursor}`,
+      `/ap/users/blog/${collection}?cursor=1&cursor=${cursor}`,
+      `/ap/inbox?cursor=${cursor}`,
+      `/ap/posts/${cursor}`,
+    ]);
+    return { kind: "fediverse cursor", method: random.chance(0.9) ? "GET" : "HEAD", target, headers: [accept] };
+  }
+  const body = random.chance(0.5) ? nestedActivity(random, site) : jsonLdActivity(random, site);
+  const keyId = `${site.origin}/${random.pick(["ap/users/blog#main-key", urlComponent(random)])}`;
+  return {
+    kind: "fediverse JSON-LD",
+    method: "POST",
+    target: random.pick(["/ap/inbox", "/ap/users/blog/inbox"]),
+    headers: [
+      ["X-Forwarded-For", address(random)],
+      ["Content-Type", random.pick(["application/activity+json", "application/ld+json"])],
+      ["Date", new Date().toUTCString()],
+      ...(random.chance(0.7)
+        ? [["Signature", `keyId="${keyId}",headers="(request-target) date",signature="eA=="`] as [string, string]]
+        : []),
+    ],
+    body: Buffer.from(body),
+  };
+}
+
 const GENERATORS: [weight: number, generator: Generator][] = [
+  [4, fediverseHostileRequest],
   [5, fediverseRequest],
   [
     6,
