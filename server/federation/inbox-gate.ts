@@ -130,7 +130,7 @@ async function spend(limiter: RateLimiter, key: string, policy: RateLimitPolicy,
  * Whether JSON text nests deeper than `max` arrays and objects, counted over its bytes before it
  * is parsed: parsing and JSON-LD expansion recurse, and 2,000 levels overflow the stack.
  */
-export function nestsDeeperThan(body: Uint8Array, max: number): boolean {
+function nestsDeeperThan(body: Uint8Array, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < body.length; index += 1) {
