@@ -3,7 +3,7 @@ import { defineForm, formText } from "./forms.ts";
 import { subscribeSchema } from "./newsletter.ts";
 import { z } from "./zod.ts";
 
-/** A subscriber CSV is read whole, in memory; 10 MB is some 300,000 addresses with their other columns. */
+/** A subscriber CSV is streamed to a file and read from it; 10 MB is some 300,000 addresses with their other columns. */
 export const SUBSCRIBER_CSV_MAX_BYTES = 10 * 1024 * 1024;
 export const SUBSCRIBER_CSV_TOO_LARGE_MESSAGE = `The file is too large: a subscriber CSV may be at most ${SUBSCRIBER_CSV_MAX_BYTES / 1024 / 1024} MB.`;
 export const SUBSCRIBERS_PAGE_SIZE = 50;
@@ -68,7 +68,10 @@ export interface SubscriberImportReport {
   alreadyListed: number;
   /** Ghost members with `subscribed_to_emails` false: they never asked for the newsletter. */
   notSubscribed: number;
+  /** The first INVALID_LINES_SHOWN invalid lines, each named. */
   invalid: { line: number; value: string }[];
+  /** Invalid lines past those, only counted (absent when none). */
+  moreInvalid?: number;
 }
 
 /** The invalid lines a report names one by one; past these it gives their number. */
@@ -76,21 +79,19 @@ export const INVALID_LINES_SHOWN = 100;
 
 /** The report as lines of text, as a blog import's are read: a summary, then each invalid line. */
 export function describeSubscriberImport(report: SubscriberImportReport): string[] {
-  const { added, alreadyListed, notSubscribed, invalid } = report;
+  const { added, alreadyListed, notSubscribed, invalid, moreInvalid = 0 } = report;
   const summary = [
     `${added} ${added === 1 ? "address" : "addresses"} added as ${report.state}`,
     `${alreadyListed} already on the list`,
     ...(notSubscribed > 0 ? [`${notSubscribed} skipped: not subscribed to emails in the export`] : []),
-    `${invalid.length} not valid`,
+    `${invalid.length + moreInvalid} not valid`,
   ].join("; ");
-  const lines = invalid
-    .slice(0, INVALID_LINES_SHOWN)
-    .map(
-      ({ line, value }) =>
-        `Skipped line ${line}: ${value ? `“${value}” is not a valid email address` : "no email address"}`,
-    );
-  if (invalid.length > INVALID_LINES_SHOWN) {
-    lines.push(`Warning: ${invalid.length - INVALID_LINES_SHOWN} more lines are not valid and not listed here`);
+  const lines = invalid.map(
+    ({ line, value }) =>
+      `Skipped line ${line}: ${value ? `“${value}” is not a valid email address` : "no email address"}`,
+  );
+  if (moreInvalid > 0) {
+    lines.push(`Warning: ${moreInvalid} more lines are not valid and not listed here`);
   }
   return [`${summary}.`, ...lines];
 }

@@ -1,14 +1,25 @@
 // Subscriber lists as CSV: reading ours, Ghost's members export and Substack's subscriber export,
 // and writing ours. Why imported addresses are active only with consent: docs/decisions/0014.
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
 import { DomainError } from "#domain/errors.ts";
 import { subscribeSchema, type Subscriber } from "#domain/newsletter.ts";
-import { SUBSCRIBER_CSV_MAX_BYTES, SUBSCRIBER_CSV_TOO_LARGE_MESSAGE } from "#domain/subscribers.ts";
+import {
+  INVALID_LINES_SHOWN,
+  SUBSCRIBER_CSV_MAX_BYTES,
+  SUBSCRIBER_CSV_TOO_LARGE_MESSAGE,
+} from "#domain/subscribers.ts";
 
-/** What a CSV holds for the list: the valid addresses with their line, and what was left out. */
-export interface ReadSubscriberCsv {
-  addresses: { line: number; email: string }[];
+/** Where a CSV comes from: its text, or the file an upload was streamed to. */
+export type SubscriberCsvSource = string | { path: string };
+
+/** What a CSV held for the list, besides the addresses handed on batch by batch. */
+export interface SubscriberCsvCounts {
+  addresses: number;
   notSubscribed: number;
+  /** The first INVALID_LINES_SHOWN invalid lines; past them only `moreInvalid` counts. */
   invalid: { line: number; value: string }[];
+  moreInvalid: number;
 }
 
 /** The longest value a report quotes back; a line that is not an address can be anything. */
@@ -18,45 +29,88 @@ function refuse(message: string): never {
   throw new DomainError("IMPORT_REFUSED", message);
 }
 
+function tooLarge(): never {
+  throw new DomainError("IMPORT_TOO_LARGE", SUBSCRIBER_CSV_TOO_LARGE_MESSAGE);
+}
+
+/** The source's bytes as a stream, refused once past SUBSCRIBER_CSV_MAX_BYTES. */
+function openSource(source: SubscriberCsvSource): Readable {
+  if (typeof source === "string") {
+    if (Buffer.byteLength(source) > SUBSCRIBER_CSV_MAX_BYTES) tooLarge();
+    return Readable.from([source]);
+  }
+  const file = createReadStream(source.path);
+  let bytes = 0;
+  file.on("data", (chunk) => {
+    bytes += chunk.length;
+    if (bytes > SUBSCRIBER_CSV_MAX_BYTES)
+      file.destroy(new DomainError("IMPORT_TOO_LARGE", SUBSCRIBER_CSV_TOO_LARGE_MESSAGE));
+  });
+  return file;
+}
+
 /**
  * Reads the `email` column (any case: Ghost writes `email`, Substack `Email`) of a CSV whose
- * first line names its columns. A Ghost member whose `subscribed_to_emails` is false is counted
- * and left out. csv-parse is loaded here, on the rare import, not with the server.
+ * first line names its columns, as a stream: `onAddresses` gets the valid addresses `batchSize`
+ * at a time and is awaited before more is read, so memory holds one batch whatever the file's
+ * size. A Ghost member whose `subscribed_to_emails` is false is counted and left out. csv-parse
+ * is loaded here, on the rare import, not with the server.
  */
-export async function readSubscriberCsv(text: string): Promise<ReadSubscriberCsv> {
-  if (Buffer.byteLength(text) > SUBSCRIBER_CSV_MAX_BYTES) {
-    throw new DomainError("IMPORT_TOO_LARGE", SUBSCRIBER_CSV_TOO_LARGE_MESSAGE);
-  }
-  const { parse } = await import("csv-parse/sync");
-  let records: { record: string[]; info: { lines: number } }[];
+export async function readSubscriberCsv(
+  source: SubscriberCsvSource,
+  { batchSize, onAddresses }: { batchSize: number; onAddresses: (emails: string[]) => Promise<void> },
+): Promise<SubscriberCsvCounts> {
+  const { parse } = await import("csv-parse");
+  const counts: SubscriberCsvCounts = { addresses: 0, notSubscribed: 0, invalid: [], moreInvalid: 0 };
+  // With `info`, each record comes with the line it ends on; the library's types do not say so.
+  const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
+  const input = openSource(source);
+  // `pipe` passes data on, not a failure: a file that cannot be read, or one too large, ends the parse.
+  input.on("error", (error) => parser.destroy(error));
+  const records = input.pipe(parser) as AsyncIterable<{ record: string[]; info: { lines: number } }>;
+  let emailColumn = -1;
+  let subscribedColumn = -1;
+  let header = true;
+  let batch: string[] = [];
   try {
-    // With `info`, each record comes with the line it ends on; the library's types do not say so.
-    records = parse(text, { bom: true, info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as {
-      record: string[];
-      info: { lines: number };
-    }[];
+    for await (const { record, info } of records) {
+      if (header) {
+        header = false;
+        const columns = record.map((name) => name.trim().toLowerCase());
+        emailColumn = columns.indexOf("email");
+        subscribedColumn = columns.indexOf("subscribed_to_emails");
+        if (emailColumn < 0) {
+          refuse("The CSV has no email column: its first line must name its columns, one of them email.");
+        }
+        continue;
+      }
+      if (subscribedColumn >= 0 && record[subscribedColumn]?.trim().toLowerCase() === "false") {
+        counts.notSubscribed += 1;
+        continue;
+      }
+      // Our export's guard against formulas (csvCell) comes off again, so the list round-trips.
+      const value = (record[emailColumn] ?? "").replace(/^'(?=[=+\-@\t\r])/, "");
+      const parsed = subscribeSchema.safeParse({ email: value });
+      if (parsed.success) {
+        counts.addresses += 1;
+        batch.push(parsed.data.email);
+        if (batch.length >= batchSize) {
+          await onAddresses(batch);
+          batch = [];
+        }
+      } else if (counts.invalid.length < INVALID_LINES_SHOWN) {
+        counts.invalid.push({ line: info.lines, value: value.trim().slice(0, QUOTED_MAX) });
+      } else {
+        counts.moreInvalid += 1;
+      }
+    }
   } catch (error) {
+    if (error instanceof DomainError) throw error;
     refuse(`The file is not a CSV this blog can read: ${(error as Error).message}`);
   }
-  const [header, ...rows] = records;
-  const columns = (header?.record ?? []).map((name) => name.trim().toLowerCase());
-  const emailColumn = columns.indexOf("email");
-  if (emailColumn < 0) refuse("The CSV has no email column: its first line must name its columns, one of them email.");
-  const subscribedColumn = columns.indexOf("subscribed_to_emails");
-
-  const read: ReadSubscriberCsv = { addresses: [], notSubscribed: 0, invalid: [] };
-  for (const { record, info } of rows) {
-    if (subscribedColumn >= 0 && record[subscribedColumn]?.trim().toLowerCase() === "false") {
-      read.notSubscribed += 1;
-      continue;
-    }
-    // Our export's guard against formulas (csvCell) comes off again, so the list round-trips.
-    const value = (record[emailColumn] ?? "").replace(/^'(?=[=+\-@\t\r])/, "");
-    const parsed = subscribeSchema.safeParse({ email: value });
-    if (parsed.success) read.addresses.push({ line: info.lines, email: parsed.data.email });
-    else read.invalid.push({ line: info.lines, value: value.trim().slice(0, QUOTED_MAX) });
-  }
-  return read;
+  if (header) refuse("The CSV has no email column: its first line must name its columns, one of them email.");
+  if (batch.length > 0) await onAddresses(batch);
+  return counts;
 }
 
 /** The export's columns, in order. */

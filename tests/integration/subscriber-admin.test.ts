@@ -1,4 +1,7 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { DomainError } from "#domain/errors.ts";
@@ -150,6 +153,41 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
     expect(describeSubscriberImport(report).at(-1)).toBe("Skipped line 4: no email address");
     expect(await find("reader.two@example.org")).toMatchObject({ state: "active", source: "import" });
     expect((await find("reader.one@example.org"))?.confirmedAt).toBeDefined();
+  });
+
+  it("imports a large CSV from its file in batches, never holding up other work, and names at most 100 bad lines", async () => {
+    const { services } = blog;
+    const rows = 60_000;
+    const lines = Array.from({ length: rows }, (_, index) =>
+      index % 500 === 7 ? `not-an-address-${index}` : `reader${index}@list.example`,
+    );
+    const directory = mkdtempSync(path.join(tmpdir(), "subscriber-csv-"));
+    const file = path.join(directory, "subscribers.csv");
+    writeFileSync(file, `email,name\n${lines.map((line) => `${line},Someone`).join("\n")}\n`);
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    try {
+      delay.enable();
+      const report = await services.subscribers.importCsv({ path: file }, { consent: false });
+      delay.disable();
+      const invalid = rows / 500;
+      expect(report).toMatchObject({
+        state: "pending",
+        added: rows - invalid,
+        alreadyListed: 0,
+        moreInvalid: invalid - 100,
+      });
+      expect(report.invalid).toHaveLength(100);
+      expect(report.invalid[0]).toEqual({ line: 9, value: "not-an-address-7" });
+      expect(describeSubscriberImport(report).at(-1)).toBe(
+        `Warning: ${invalid - 100} more lines are not valid and not listed here`,
+      );
+      expect(describeSubscriberImport(report)[0]).toContain(`${invalid} not valid`);
+      // Readers' requests wait at most one batch, not the whole file.
+      expect(delay.max / 1e6).toBeLessThan(250);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+    expect(await subscribers.countSubscribersByState(blog.handle.db)).toMatchObject({ pending: rows - rows / 500 });
   });
 
   it("refuses a file it cannot read, with why, and adds nothing", async () => {

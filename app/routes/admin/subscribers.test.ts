@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { DomainError } from "#domain/errors.ts";
 import { ADD_CONSENT_MESSAGE } from "#domain/subscribers.ts";
@@ -14,7 +15,10 @@ import { action as addAction } from "./subscribers-add";
 import { action as importAction } from "./subscribers-import";
 import { action as removeAction } from "./subscribers-remove";
 
+const uploads: [string, { consent: boolean }][] = [];
+
 function subscriberServices() {
+  uploads.length = 0;
   return {
     subscribers: {
       listPage: vi.fn(() =>
@@ -25,9 +29,11 @@ function subscriberServices() {
       ),
       add: vi.fn(() => Promise.resolve()),
       remove: vi.fn(() => Promise.resolve()),
-      importCsv: vi.fn(() =>
-        Promise.resolve({ state: "pending", added: 2, alreadyListed: 0, notSubscribed: 1, invalid: [] }),
-      ),
+      // The upload is streamed to a file, gone once the action answers: what it held is read here.
+      importCsv: vi.fn((source: string | { path: string }, options: { consent: boolean }) => {
+        uploads.push([typeof source === "string" ? source : readFileSync(source.path, "utf8"), options]);
+        return Promise.resolve({ state: "pending", added: 2, alreadyListed: 0, notSubscribed: 1, invalid: [] });
+      }),
     },
   };
 }
@@ -141,7 +147,7 @@ describe("the Subscribers screen", () => {
         ],
       },
     });
-    expect(services.subscribers.importCsv).toHaveBeenCalledWith("email\na@example.com\n", { consent: false });
+    expect(uploads).toEqual([["email\na@example.com\n", { consent: false }]]);
 
     const empty = await settle(() => call(importAction, upload({ consent: "yes" }), context));
     expect(empty).toMatchObject({ status: 400, body: { errors: { file: "Choose a CSV file to import" } } });
