@@ -115,7 +115,8 @@ function failureAnswer(error: unknown, verifiedActivity: boolean): Response | un
   const remote =
     error instanceof FetchError ||
     error instanceof SyntaxError ||
-    error instanceof TypeError ||
+    // fetch's own failure (refused, reset, unresolvable): any other TypeError is a bug of ours.
+    (error instanceof TypeError && error.message === "fetch failed") ||
     (error instanceof Error && error.name.startsWith("jsonld."));
   return remote
     ? new Response("The activity could not be read.", { status: 400, headers: { "content-type": "text/plain" } })
