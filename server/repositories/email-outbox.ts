@@ -39,10 +39,9 @@ export interface ClaimedSend extends SendContent {
   state: EmailSendsTable["state"];
 }
 
-/** What became of a claimed batch, recorded in one transaction. */
+/** What became of a claimed batch's other deliveries, recorded in one transaction (the sent ones are recorded as SMTP takes them). */
 export interface BatchOutcome {
   at: string;
-  sent: ClaimedDelivery[];
   /** Given up on: a permanent refusal, or a temporary one tried too often. */
   failed: { delivery: ClaimedDelivery; error: string }[];
   retry: { delivery: ClaimedDelivery; error: string; nextAttemptAt: string }[];
@@ -246,42 +245,59 @@ export async function findActiveSubscriberIds(db: Kysely<Database>, ids: string[
   return new Set(rows.map((row) => row.id));
 }
 
+type SendCounts = Map<string, { sent: number; failed: number; dropped: number }>;
+
+function countInto(counts: SendCounts, sendIds: string[], field: "sent" | "failed" | "dropped"): void {
+  for (const sendId of sendIds) {
+    const entry = counts.get(sendId) ?? { sent: 0, failed: 0, dropped: 0 };
+    entry[field] += 1;
+    counts.set(sendId, entry);
+  }
+}
+
 /**
- * Records a batch in one transaction: each delivery's state, bounces, and the sends' counters.
- * A row is counted only by the update that moves it out of the queue, so a delivery that two
- * workers sent (a lease that ran out mid-send) is counted once. A send is done when every
+ * Records messages SMTP accepted, in one transaction: their rows are sent and their sends count
+ * them. Called as SMTP takes each message (several that arrive during one write share the next),
+ * so a crash repeats only the messages SMTP held at that instant. A row is counted only by the
+ * update that moves it out of the queue, so a delivery two workers sent (a lease that ran out
+ * mid-send) is counted once.
+ */
+export async function recordSent(db: Kysely<Database>, deliveries: ClaimedDelivery[], at: string): Promise<void> {
+  if (deliveries.length === 0) return;
+  await inTransaction(db, async (trx) => {
+    const sent = await trx
+      .updateTable("email_deliveries")
+      .set({ state: "sent", sent_at: at, claimed_until: null, last_error: null })
+      .where(
+        "id",
+        "in",
+        deliveries.map((delivery) => delivery.id),
+      )
+      // A cancelled row whose message was already with SMTP went out all the same.
+      .where("state", "in", ["claimed", "queued", "cancelled"])
+      .returning("send_id")
+      .execute();
+    const counts: SendCounts = new Map();
+    countInto(
+      counts,
+      sent.map((row) => row.send_id),
+      "sent",
+    );
+    await updateSendCounters(trx, counts, at);
+  });
+}
+
+/**
+ * Records the rest of a batch in one transaction: failures, retries, departed subscribers,
+ * bounces, and the sends' counters, on the same rule as `recordSent`. A send is done when every
  * recipient is counted, sent or failed.
  */
 export async function recordBatch(db: Kysely<Database>, outcome: BatchOutcome): Promise<void> {
-  const { at } = outcome;
+  const { at, failed, retry, dropped } = outcome;
+  if (failed.length + retry.length + dropped.length === 0) return;
   await inTransaction(db, async (trx) => {
-    const counts = new Map<string, { sent: number; failed: number; dropped: number }>();
-    const count = (sendIds: string[], field: "sent" | "failed" | "dropped") => {
-      for (const sendId of sendIds) {
-        const entry = counts.get(sendId) ?? { sent: 0, failed: 0, dropped: 0 };
-        entry[field] += 1;
-        counts.set(sendId, entry);
-      }
-    };
-
-    if (outcome.sent.length > 0) {
-      const sent = await trx
-        .updateTable("email_deliveries")
-        .set({ state: "sent", sent_at: at, claimed_until: null, last_error: null })
-        .where(
-          "id",
-          "in",
-          outcome.sent.map((delivery) => delivery.id),
-        )
-        // A cancelled row whose message was already with SMTP went out all the same.
-        .where("state", "in", ["claimed", "queued", "cancelled"])
-        .returning("send_id")
-        .execute();
-      count(
-        sent.map((row) => row.send_id),
-        "sent",
-      );
-    }
+    const counts: SendCounts = new Map();
+    const count = (sendIds: string[], field: "failed" | "dropped") => countInto(counts, sendIds, field);
     for (const { delivery, error } of outcome.failed) {
       const failed = await finishDelivery(trx, delivery.id, { state: "failed", last_error: error });
       if (failed) count([delivery.sendId], "failed");
@@ -308,20 +324,24 @@ export async function recordBatch(db: Kysely<Database>, outcome: BatchOutcome): 
         .where("id", "in", outcome.bounced)
         .execute();
     }
-    for (const [sendId, { sent, failed, dropped }] of counts) {
-      await trx
-        .updateTable("email_sends")
-        .set({
-          sent: sql`sent + ${sent}`,
-          failed: sql`failed + ${failed}`,
-          total: sql`total - ${dropped}`,
-          state: sql`case when state = 'sending' and sent + failed + ${sent + failed} >= total - ${dropped} then 'done' else state end`,
-          finished_at: sql`case when state = 'sending' and sent + failed + ${sent + failed} >= total - ${dropped} then ${at} else finished_at end`,
-        })
-        .where("id", "=", sendId)
-        .execute();
-    }
+    await updateSendCounters(trx, counts, at);
   });
+}
+
+async function updateSendCounters(trx: Db, counts: SendCounts, at: string): Promise<void> {
+  for (const [sendId, { sent, failed, dropped }] of counts) {
+    await trx
+      .updateTable("email_sends")
+      .set({
+        sent: sql`sent + ${sent}`,
+        failed: sql`failed + ${failed}`,
+        total: sql`total - ${dropped}`,
+        state: sql`case when state = 'sending' and sent + failed + ${sent + failed} >= total - ${dropped} then 'done' else state end`,
+        finished_at: sql`case when state = 'sending' and sent + failed + ${sent + failed} >= total - ${dropped} then ${at} else finished_at end`,
+      })
+      .where("id", "=", sendId)
+      .execute();
+  }
 }
 
 async function finishDelivery(

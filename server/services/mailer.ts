@@ -28,10 +28,14 @@ export class MailerError extends Error {
 export interface Mailer {
   /** Messages per second this mailer hands to SMTP. */
   readonly rate: number;
+  /** Connections of the pool: how many messages can be with SMTP at once. */
+  readonly connections: number;
   /** Resolves once the SMTP server accepted the message; rejects with a MailerError. */
   send(message: OutgoingMessage): Promise<void>;
   close(): void;
 }
+
+const CONNECTIONS = 5;
 
 /**
  * A pooled SMTP transport from SMTP_URL: a few connections kept open and reused, and no more
@@ -43,7 +47,7 @@ export async function createMailer(config: MailConfig): Promise<Mailer> {
   const transport = nodemailer.createTransport({
     pool: true,
     url: config.smtpUrl,
-    maxConnections: 5,
+    maxConnections: CONNECTIONS,
     // Well inside the outbox's lease, which a batch in flight renews anyway.
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
@@ -53,6 +57,7 @@ export async function createMailer(config: MailConfig): Promise<Mailer> {
   });
   return {
     rate: config.rate,
+    connections: CONNECTIONS,
     async send(message) {
       try {
         const { fromName, ...rest } = message;

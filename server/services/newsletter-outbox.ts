@@ -15,6 +15,7 @@ import {
   insertPostSend,
   insertSingleSend,
   recordBatch,
+  recordSent,
   releaseExpiredClaims,
   type SendContent,
   type SendProgress,
@@ -54,7 +55,7 @@ const MAX_RETRY_MS = 60 * 60 * 1000;
  * The newsletter outbox (docs/decisions/0014-newsletter-outbox.md). Enqueueing only writes rows;
  * a worker in each app server, started at boot when SMTP_URL is set, claims small batches with a
  * lease and records each result, so nothing waits on SMTP in a reader's request and a send
- * resumes after a crash: at most the batch in flight goes out twice.
+ * resumes after a crash: at most two messages per SMTP connection go out twice.
  */
 export function createOutbox({
   db,
@@ -90,7 +91,7 @@ export function createOutbox({
     const sender = await readSender();
     const sends = await findClaimedSends(db, [...new Set(claimed.map((delivery) => delivery.sendId))]);
     const active = await findActiveSubscriberIds(db, postSubscriberIds(claimed, sends));
-    const outcome: BatchOutcome = { at: "", sent: [], failed: [], retry: [], dropped: [], bounced: [] };
+    const outcome: BatchOutcome = { at: "", failed: [], retry: [], dropped: [], bounced: [] };
     const deliverable = claimed.filter((delivery) => {
       const send = sends.get(delivery.sendId);
       const gone = send?.kind === "post" && !(delivery.subscriberId && active.has(delivery.subscriberId));
@@ -103,24 +104,40 @@ export function createOutbox({
     const renewLease = setInterval(() => {
       void extendClaims(db, [...pending], new Date(now().getTime() + leaseMs).toISOString()).catch(() => {});
     }, leaseMs / 3);
+    const recordAccepted = createSentRecorder((deliveries) => recordSent(db, deliveries, now().toISOString()));
+    let recordFailure: { error: unknown } | undefined;
+    const record = (delivery: ClaimedDelivery) =>
+      recordAccepted(delivery)
+        // Left claimed: after its lease it goes out again, the one duplicate an outage costs.
+        .catch((error: unknown) => void (recordFailure ??= { error }))
+        .finally(() => pending.delete(delivery.id));
+    // One message at a time per connection of the mailer's pool, each recorded as sent while its
+    // connection sends the next, and before the one after: a crash repeats at most two messages
+    // per connection, those SMTP held or had just taken (docs/decisions/0014-newsletter-outbox.md).
+    const queue = deliverable.values();
+    const sendInTurn = async () => {
+      let recording: Promise<void> = Promise.resolve();
+      for (const delivery of queue) {
+        try {
+          await mailer.send(compose(delivery, sends.get(delivery.sendId)!, sender));
+        } catch (error) {
+          sortFailure(outcome, delivery, error);
+          pending.delete(delivery.id);
+          continue;
+        }
+        await recording;
+        recording = record(delivery);
+      }
+      await recording;
+    };
     try {
-      await Promise.all(
-        deliverable.map(async (delivery) => {
-          try {
-            await mailer.send(compose(delivery, sends.get(delivery.sendId)!, sender));
-            outcome.sent.push(delivery);
-          } catch (error) {
-            sortFailure(outcome, delivery, error);
-          } finally {
-            pending.delete(delivery.id);
-          }
-        }),
-      );
+      await Promise.all(Array.from({ length: mailer.connections }, sendInTurn));
     } finally {
       clearInterval(renewLease);
     }
     outcome.at = now().toISOString();
     await recordBatch(db, outcome);
+    if (recordFailure) throw recordFailure.error;
     return true;
   }
 
@@ -281,6 +298,34 @@ function createWorker(): Worker {
     },
   };
   return worker;
+}
+
+/**
+ * Writes accepted messages as they come: one write at a time, and the messages accepted while it
+ * runs share the next, so recording each costs no more writes than the database can take.
+ * The promise of each message settles once its write committed (or failed).
+ */
+function createSentRecorder(write: (deliveries: ClaimedDelivery[]) => Promise<void>) {
+  let waiting: { delivery: ClaimedDelivery; settle: (failure: { error: unknown } | undefined) => void }[] = [];
+  let writing = false;
+  async function drain() {
+    writing = true;
+    while (waiting.length > 0) {
+      const group = waiting;
+      waiting = [];
+      const failure = await write(group.map((entry) => entry.delivery)).then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      for (const entry of group) entry.settle(failure);
+    }
+    writing = false;
+  }
+  return (delivery: ClaimedDelivery) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ delivery, settle: (failure) => (failure ? reject(failure.error) : resolve()) });
+      if (!writing) void drain();
+    });
 }
 
 function postSubscriberIds(claimed: ClaimedDelivery[], sends: Map<string, ClaimedSend>): string[] {

@@ -63,6 +63,8 @@ export async function startSmtpSink({ parse = true }: { parse?: boolean } = {}):
       );
     },
   });
+  // A sender killed mid-message (the crash tests) resets its connection: its loss, not the sink's.
+  server.on("error", () => {});
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
