@@ -39,7 +39,7 @@ export interface ClaimedSend extends SendContent {
   state: EmailSendsTable["state"];
 }
 
-/** What became of a claimed batch's other deliveries, recorded in one transaction (the sent ones are recorded as SMTP takes them). */
+/** What became of the rest of a claimed batch, recorded in one transaction; sent messages are recorded as SMTP takes them. */
 export interface BatchOutcome {
   at: string;
   /** Given up on: a permanent refusal, or a temporary one tried too often. */
