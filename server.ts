@@ -190,6 +190,8 @@ async function main(): Promise<void> {
       await services.analytics
         .stop()
         .catch((error: unknown) => logger.error({ err: error }, "writing analytics failed"));
+      // A subscriber import running here stops at its next batch, says how far it got, and its upload goes.
+      await services.subscribers.stop();
       mailer?.close();
       await vite?.close();
       await relay?.close();

@@ -11,6 +11,8 @@ export const SUBSCRIBERS_PAGE_SIZE = 50;
 export const ADD_CONSENT_MESSAGE = "Add an address only when its owner asked to subscribe, and tick the box to say so";
 export const SUBSCRIBER_EXISTS_MESSAGE = "This address is on the list already";
 export const SUBSCRIBER_NOT_FOUND_MESSAGE = "That subscriber is not on the list any more";
+export const SUBSCRIBER_IMPORT_RUNNING_MESSAGE =
+  "An import is running already: wait until it ends, then upload the next file.";
 
 export const addSubscriberSchema = z.object({
   email: subscribeSchema.shape.email,
@@ -94,4 +96,30 @@ export function describeSubscriberImport(report: SubscriberImportReport): string
     lines.push(`Warning: ${moreInvalid} more lines are not valid and not listed here`);
   }
   return [`${summary}.`, ...lines];
+}
+
+/**
+ * Where the latest CSV import stands, read from the database so every app server shows it: under
+ * way, cut short (its server stopped or went silent), failed, or finished with its report.
+ */
+export type SubscriberImportStatus =
+  | { state: "running"; rowsRead: number; startedBy: string; startedAt: string }
+  | { state: "stopped"; rowsRead: number }
+  | { state: "failed"; rowsRead: number; reason: string }
+  | { state: "finished"; report: SubscriberImportReport; startedBy: string; finishedAt: string };
+
+const rowsOf = (count: number) => `${count} ${count === 1 ? "row" : "rows"}`;
+
+/** The notice of an import under way or cut short; a finished one has its report instead. */
+export function describeSubscriberImportProgress(status: SubscriberImportStatus): string | undefined {
+  switch (status.state) {
+    case "running":
+      return `Importing subscribers… ${rowsOf(status.rowsRead)} read.`;
+    case "stopped":
+      return `The import stopped after ${rowsOf(status.rowsRead)}; upload the file again to add the rest.`;
+    case "failed":
+      return `The import failed after ${rowsOf(status.rowsRead)}. ${status.reason} Upload the file again to add the rest.`;
+    case "finished":
+      return undefined;
+  }
 }

@@ -24,6 +24,7 @@ import { pagesSchema } from "./migrations/0020-pages.ts";
 import { rateLimitKeyHashesSchema } from "./migrations/0021-rate-limit-key-hashes.ts";
 import { subscriberAddressKeySchema } from "./migrations/0022-subscriber-address-key.ts";
 import { fediverseCreateIdsSchema } from "./migrations/0023-fediverse-create-ids.ts";
+import { subscriberImportsSchema } from "./migrations/0024-subscriber-imports.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -52,6 +53,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0021-rate-limit-key-hashes": rateLimitKeyHashesSchema(),
     "0022-subscriber-address-key": subscriberAddressKeySchema(),
     "0023-fediverse-create-ids": fediverseCreateIdsSchema(dialect),
+    "0024-subscriber-imports": subscriberImportsSchema(),
   };
 }
 

@@ -285,6 +285,30 @@ export interface SubscribersTable {
   confirmation_requested_at: string | null;
 }
 
+/** The latest subscriber CSV import and how far it got (migration 0024), one row: `id` is 'latest'. */
+export interface SubscriberImportsTable {
+  id: string;
+  /** The import writing the row; a server that lost it to a newer one writes nothing more. */
+  run_id: string;
+  state: "running" | "finished" | "stopped" | "failed";
+  /** What the new addresses become. */
+  new_state: "active" | "pending";
+  started_by: string;
+  started_at: string;
+  /** Moves with every batch: a row still 'running' whose heartbeat is old lost its server. */
+  heartbeat_at: string;
+  finished_at: string | null;
+  rows_read: ColumnType<number, number | undefined, number>;
+  added: ColumnType<number, number | undefined, number>;
+  already_listed: ColumnType<number, number | undefined, number>;
+  not_subscribed: ColumnType<number, number | undefined, number>;
+  invalid: ColumnType<number, number | undefined, number>;
+  /** JSON: the invalid lines the report names, written when the import ends. */
+  invalid_lines: ColumnType<string, string | undefined, string>;
+  /** Why a failed import failed, in words for the writer. */
+  failure: string | null;
+}
+
 /** One send: a post's (once in its life, by the unique `post_id`) or a single email. */
 export interface EmailSendsTable {
   id: string;
@@ -517,6 +541,7 @@ export interface Database {
   media_variants: MediaVariantsTable;
   media_uses: MediaUsesTable;
   subscribers: SubscribersTable;
+  subscriber_imports: SubscriberImportsTable;
   email_sends: EmailSendsTable;
   email_deliveries: EmailDeliveriesTable;
   analytics_events: AnalyticsEventsTable;

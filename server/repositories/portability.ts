@@ -54,6 +54,7 @@ export const NOT_EXPORTED: Record<string, string> = {
   "admins.totp_last_step": "two-factor sign-in is turned on again after moving",
   email_sends: "this blog's record of the emails it sent; a post is not emailed again from another blog",
   email_deliveries: "one row per recipient of each email sent, with the address: this blog's delivery log, not content",
+  subscriber_imports: "how this blog's latest subscriber CSV import went, not content",
   fediverse_followers:
     "accounts that follow this blog's actor, whose keys stay with it; they follow the blog again after moving",
   fediverse_reactions: "likes and boosts other servers reported to this blog: counts it keeps, not content",

@@ -15,6 +15,8 @@ export type SubscriberCsvSource = string | { path: string };
 
 /** What a CSV held for the list, besides the addresses handed on batch by batch. */
 export interface SubscriberCsvCounts {
+  /** Lines read past the header: addresses, members who wanted no email and invalid lines. */
+  rows: number;
   addresses: number;
   notSubscribed: number;
   /** The first INVALID_LINES_SHOWN invalid lines; past them only `moreInvalid` counts. */
@@ -51,17 +53,20 @@ function openSource(source: SubscriberCsvSource): Readable {
 
 /**
  * Reads the `email` column (any case: Ghost writes `email`, Substack `Email`) of a CSV whose
- * first line names its columns, as a stream: `onAddresses` gets the valid addresses `batchSize`
- * at a time and is awaited before more is read, so memory holds one batch whatever the file's
- * size. A Ghost member whose `subscribed_to_emails` is false is counted and left out. csv-parse
+ * first line names its columns, as a stream: every `batchSize` rows, `onBatch` gets their valid
+ * addresses and the counts so far, and is awaited before more is read, so memory holds one batch
+ * whatever the file's size. A Ghost member whose `subscribed_to_emails` is false is counted and left out. csv-parse
  * is loaded here, on the rare import, not with the server.
  */
 export async function readSubscriberCsv(
   source: SubscriberCsvSource,
-  { batchSize, onAddresses }: { batchSize: number; onAddresses: (emails: string[]) => Promise<void> },
+  {
+    batchSize,
+    onBatch,
+  }: { batchSize: number; onBatch: (emails: string[], counts: Readonly<SubscriberCsvCounts>) => Promise<void> },
 ): Promise<SubscriberCsvCounts> {
   const { parse } = await import("csv-parse");
-  const counts: SubscriberCsvCounts = { addresses: 0, notSubscribed: 0, invalid: [], moreInvalid: 0 };
+  const counts: SubscriberCsvCounts = { rows: 0, addresses: 0, notSubscribed: 0, invalid: [], moreInvalid: 0 };
   // With `info`, each record comes with the line it ends on; the library's types do not say so.
   const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
   const input = openSource(source);
@@ -72,6 +77,17 @@ export async function readSubscriberCsv(
   let subscribedColumn = -1;
   let header = true;
   let batch: string[] = [];
+  let batchRows = 0;
+  // What `onBatch` throws is the caller's, passed on as it is; only the reading's own failures say the file is unreadable.
+  let batchFailed = false;
+  const handOn = async () => {
+    try {
+      await onBatch(batch, counts);
+    } catch (error) {
+      batchFailed = true;
+      throw error;
+    }
+  };
   try {
     for await (const { record, info } of records) {
       if (header) {
@@ -84,6 +100,13 @@ export async function readSubscriberCsv(
         }
         continue;
       }
+      if (batchRows >= batchSize) {
+        await handOn();
+        batch = [];
+        batchRows = 0;
+      }
+      counts.rows += 1;
+      batchRows += 1;
       if (subscribedColumn >= 0 && record[subscribedColumn]?.trim().toLowerCase() === "false") {
         counts.notSubscribed += 1;
         continue;
@@ -94,10 +117,6 @@ export async function readSubscriberCsv(
       if (parsed.success) {
         counts.addresses += 1;
         batch.push(parsed.data.email);
-        if (batch.length >= batchSize) {
-          await onAddresses(batch);
-          batch = [];
-        }
       } else if (counts.invalid.length < INVALID_LINES_SHOWN) {
         counts.invalid.push({ line: info.lines, value: value.trim().slice(0, QUOTED_MAX) });
       } else {
@@ -105,11 +124,11 @@ export async function readSubscriberCsv(
       }
     }
   } catch (error) {
-    if (error instanceof DomainError) throw error;
+    if (error instanceof DomainError || batchFailed) throw error;
     refuse(`The file is not a CSV this blog can read: ${(error as Error).message}`);
   }
   if (header) refuse("The CSV has no email column: its first line must name its columns, one of them email.");
-  if (batch.length > 0) await onAddresses(batch);
+  if (batchRows > 0) await onBatch(batch, counts);
   return counts;
 }
 

@@ -20,12 +20,12 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
   });
 
   it("step back over the newest one and forward again", async () => {
-    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0022-subscriber-address-key");
+    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0023-fediverse-create-ids");
     expect(error).toBeUndefined();
     expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual([
-      "Down 0023-fediverse-create-ids",
+      "Down 0024-subscriber-imports",
     ]);
-    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0023-fediverse-create-ids"]);
+    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0024-subscriber-imports"]);
   });
 
   it("create the tables every query needs", async () => {
@@ -52,6 +52,7 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
         "page_revisions",
         "page_preview_tokens",
         "page_media_uses",
+        "subscriber_imports",
       ]),
     );
   });

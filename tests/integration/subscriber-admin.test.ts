@@ -1,16 +1,28 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Ajv } from "ajv";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DomainError } from "#domain/errors.ts";
 import { DEFAULT_IMPORT_OPTIONS } from "#domain/portability.ts";
-import { describeSubscriberImport, SUBSCRIBER_CSV_MAX_BYTES } from "#domain/subscribers.ts";
+import {
+  describeSubscriberImport,
+  describeSubscriberImportProgress,
+  SUBSCRIBER_CSV_MAX_BYTES,
+  SUBSCRIBER_IMPORT_RUNNING_MESSAGE,
+  type SubscriberImportReport,
+  type SubscriberImportStatus,
+} from "#domain/subscribers.ts";
+import { loader } from "../../app/routes/admin/subscribers.tsx";
+import { action as importAction } from "../../app/routes/admin/subscribers-import.tsx";
+import * as subscriberImports from "../../server/repositories/subscriber-imports.ts";
 import * as subscribers from "../../server/repositories/subscribers.ts";
 import { createServices, type Services } from "../../server/services/index.ts";
+import type { SubscriberCsvSource } from "../../server/services/subscriber-csv.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { TEST_PASSWORD_COST } from "../support/factories.ts";
+import { createRouteTestContext, routeArgs, settle, TEST_ADMIN } from "../support/route-context.ts";
 import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8");
@@ -26,6 +38,37 @@ async function refusal(work: Promise<unknown>): Promise<{ code: string; status: 
   }
   throw new Error("expected a refusal");
 }
+
+/** Imports a CSV and waits for the import to end, as the writer watching the screen does: its report. */
+async function importCsv(
+  services: Services,
+  source: SubscriberCsvSource,
+  { consent }: { consent: boolean },
+): Promise<SubscriberImportReport> {
+  const run = await services.subscribers.startImport(source, {
+    consent,
+    startedBy: "ada",
+    onError: (error) => console.error(error),
+  });
+  const status = await run.finished;
+  if (status.state !== "finished") throw new Error(`The import ended ${status.state}`);
+  return status.report;
+}
+
+/** The CSV form's upload, as a browser sends it. */
+function upload(content: string, consent = "yes"): Request {
+  const body = new FormData();
+  body.append("file", new File([content], "list.csv"));
+  body.append("consent", consent);
+  return new Request("http://blog.test/admin/subscribers/import", { method: "POST", body });
+}
+
+/** A list of `rows` valid addresses and one invalid line at the end. */
+const bigList = (rows: number) =>
+  `email\n${Array.from({ length: rows }, (_, index) => `reader${index}@list.example`).join("\n")}\nnot-an-address\n`;
+
+/** The temporary directories uploads are streamed to. */
+const uploadDirectories = () => readdirSync(tmpdir()).filter((name) => name.startsWith("inkwell-subscribers-"));
 
 async function csvOf(services: Services): Promise<string> {
   let text = "";
@@ -87,7 +130,7 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
       message: "This address is on the list already (active).",
     });
     blog.clock.advance(1000);
-    const report = await services.subscribers.importCsv("email\nGRACE@navy.example\nNew@x.example\nnew@X.example\n", {
+    const report = await importCsv(services, "email\nGRACE@navy.example\nNew@x.example\nnew@X.example\n", {
       consent: false,
     });
     expect(report).toMatchObject({ added: 1, alreadyListed: 2 });
@@ -117,7 +160,7 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
   it("imports Ghost's members CSV: pending without consent, members who wanted no email skipped, bad lines named", async () => {
     const { services } = blog;
     await services.subscribers.add({ email: "Grace.Hopper@navy.example", consent: "yes" });
-    const report = await services.subscribers.importCsv(fixture("ghost-members.csv"), { consent: false });
+    const report = await importCsv(services, fixture("ghost-members.csv"), { consent: false });
     expect(report).toEqual({
       state: "pending",
       added: 1,
@@ -142,7 +185,7 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
 
   it("imports Substack's subscriber CSV as active when they agreed to this newsletter", async () => {
     const { services } = blog;
-    const report = await services.subscribers.importCsv(fixture("substack-subscribers.csv"), { consent: true });
+    const report = await importCsv(services, fixture("substack-subscribers.csv"), { consent: true });
     expect(report).toEqual({
       state: "active",
       added: 2,
@@ -167,7 +210,7 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
     const delay = monitorEventLoopDelay({ resolution: 10 });
     try {
       delay.enable();
-      const report = await services.subscribers.importCsv({ path: file }, { consent: false });
+      const report = await importCsv(services, { path: file }, { consent: false });
       delay.disable();
       const invalid = rows / 500;
       expect(report).toMatchObject({
@@ -192,17 +235,16 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
 
   it("refuses a file it cannot read, with why, and adds nothing", async () => {
     const { services } = blog;
-    expect(await refusal(services.subscribers.importCsv("name,note\nAda,hi\n", { consent: true }))).toEqual({
+    expect(await refusal(importCsv(services, "name,note\nAda,hi\n", { consent: true }))).toEqual({
       code: "IMPORT_REFUSED",
       status: 400,
       message: "The CSV has no email column: its first line must name its columns, one of them email.",
     });
     expect(
-      (await refusal(services.subscribers.importCsv('email\na@example.com\n"b@example.com\n', { consent: true })))
-        .message,
+      (await refusal(importCsv(services, 'email\na@example.com\n"b@example.com\n', { consent: true }))).message,
     ).toMatch(/^The file is not a CSV this blog can read: Quote Not Closed/);
     const huge = `email\n${"x".repeat(SUBSCRIBER_CSV_MAX_BYTES)}\n`;
-    expect(await refusal(services.subscribers.importCsv(huge, { consent: true }))).toMatchObject({
+    expect(await refusal(importCsv(services, huge, { consent: true }))).toMatchObject({
       code: "IMPORT_TOO_LARGE",
       status: 413,
     });
@@ -214,13 +256,129 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
     });
   });
 
+  /** The Subscribers screen as the owner sees it: where the import stands. */
+  async function importOnScreen(): Promise<SubscriberImportStatus | undefined> {
+    const { context } = createRouteTestContext(blog.services, TEST_ADMIN);
+    const page = await settle(() => loader(routeArgs(new Request("http://blog.test/admin/subscribers"), context)));
+    return (page.body as { importStatus: SubscriberImportStatus | undefined }).importStatus;
+  }
+
+  async function uploadCsv(content: string): Promise<{ status: number; body: unknown; headers: Headers }> {
+    const { context } = createRouteTestContext(blog.services, TEST_ADMIN);
+    return settle(() => importAction(routeArgs(upload(content), context)));
+  }
+
+  /** Reads the screen until the import has ended, every reading kept. */
+  async function screensUntilEnded(): Promise<SubscriberImportStatus[]> {
+    const seen: SubscriberImportStatus[] = [];
+    await vi.waitFor(
+      async () => {
+        const status = (await importOnScreen())!;
+        seen.push(status);
+        expect(status.state).not.toBe("running");
+      },
+      { timeout: 60_000, interval: 10 },
+    );
+    return seen;
+  }
+
+  it("answers an upload before its import ends, shows the rows read meanwhile, and the report after", async () => {
+    const rows = 20_000;
+    const before = uploadDirectories();
+    const answer = await uploadCsv(bigList(rows));
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("Location")).toBe("/admin/subscribers");
+
+    const first = await importOnScreen();
+    expect(first).toMatchObject({ state: "running", startedBy: "ada" });
+    expect(describeSubscriberImportProgress(first!)).toMatch(/^Importing subscribers… \d+ rows? read\.$/);
+    const seen = [first!, ...(await screensUntilEnded())];
+    const midway = seen.filter((status) => status.state === "running" && status.rowsRead > 0);
+    expect(midway.length).toBeGreaterThan(0);
+    expect(midway.some((status) => status.state === "running" && status.rowsRead < rows)).toBe(true);
+
+    const last = seen.at(-1)!;
+    expect(last).toMatchObject({ state: "finished", startedBy: "ada" });
+    expect(last.state === "finished" && describeSubscriberImport(last.report)).toEqual([
+      `${rows} addresses added as active; 0 already on the list; 1 not valid.`,
+      `Skipped line ${rows + 2}: “not-an-address” is not a valid email address`,
+    ]);
+    expect(describeSubscriberImportProgress(last)).toBeUndefined();
+    expect((await subscribers.countSubscribersByState(blog.handle.db)).active).toBe(rows);
+    // The uploaded file went with the import.
+    expect(uploadDirectories().filter((name) => !before.includes(name))).toEqual([]);
+  });
+
+  it("refuses a second upload with 409 while an import runs, and takes one again once it ends", async () => {
+    expect((await uploadCsv(bigList(20_000))).status).toBe(302);
+    const second = await uploadCsv("email\nsecond@example.com\n");
+    expect(second).toMatchObject({ status: 409, body: { errors: { file: SUBSCRIBER_IMPORT_RUNNING_MESSAGE } } });
+    expect((await screensUntilEnded()).at(-1)?.state).toBe("finished");
+    expect(await find("second@example.com")).toBeUndefined();
+
+    expect((await uploadCsv("email\nsecond@example.com\n")).status).toBe(302);
+    expect((await screensUntilEnded()).at(-1)?.state).toBe("finished");
+    expect((await find("second@example.com"))?.state).toBe("active");
+  });
+
+  it("reads an import whose server went silent for a minute as stopped, and takes the file again", async () => {
+    const { handle, clock } = blog;
+    const startedAt = clock.now().toISOString();
+    const claim = { newState: "active" as const, startedBy: "ada", now: startedAt, staleBefore: startedAt };
+    expect(await subscriberImports.claimSubscriberImport(handle.db, { runId: "run-1", ...claim })).toBe(true);
+    const progress = { rowsRead: 1500, added: 1400, alreadyListed: 100, notSubscribed: 0, invalid: 0 };
+    expect(await subscriberImports.recordSubscriberImportProgress(handle.db, "run-1", progress, startedAt)).toBe(true);
+
+    // A heartbeat 59 seconds old is an import still running (on another server, say).
+    clock.advance(59_000);
+    expect(await importOnScreen()).toMatchObject({ state: "running", rowsRead: 1500 });
+    expect((await uploadCsv("email\nagain@example.com\n")).status).toBe(409);
+
+    clock.advance(2_000);
+    const stopped = (await importOnScreen())!;
+    expect(stopped).toEqual({ state: "stopped", rowsRead: 1500 });
+    expect(describeSubscriberImportProgress(stopped)).toBe(
+      "The import stopped after 1500 rows; upload the file again to add the rest.",
+    );
+    // The silent server cannot write over the import that took its place.
+    expect((await uploadCsv("email\nagain@example.com\n")).status).toBe(302);
+    expect((await screensUntilEnded()).at(-1)).toMatchObject({ state: "finished", report: { added: 1 } });
+    expect(await subscriberImports.recordSubscriberImportProgress(handle.db, "run-1", progress, startedAt)).toBe(false);
+    expect(await importOnScreen()).toMatchObject({ state: "finished", report: { added: 1 } });
+  });
+
+  it("stops an import when the server shuts down, saying how far it got, and removes its file", async () => {
+    const { services } = blog;
+    const directory = mkdtempSync(path.join(tmpdir(), "subscriber-csv-"));
+    const file = path.join(directory, "subscribers.csv");
+    writeFileSync(file, bigList(20_000));
+    const run = await services.subscribers.startImport(
+      { path: file },
+      {
+        consent: false,
+        startedBy: "ada",
+        onError: (error) => console.error(error),
+        afterwards: () => Promise.resolve(rmSync(directory, { recursive: true, force: true })),
+      },
+    );
+    await services.subscribers.stop();
+    const ended = await run.finished;
+    expect(ended.state).toBe("stopped");
+    expect(await importOnScreen()).toEqual(ended);
+    const { pending } = await subscribers.countSubscribersByState(blog.handle.db);
+    // Every batch it added is counted, and no more.
+    expect(ended.state === "stopped" && ended.rowsRead).toBe(pending);
+    expect(pending).toBeLessThan(20_000);
+    expect(readdirSync(tmpdir())).not.toContain(path.basename(directory));
+  });
+
   it("exports the list as CSV a spreadsheet cannot run, which imports back as it was", async () => {
     const { services, clock } = blog;
     const added = clock.now().toISOString();
     await services.subscribers.add({ email: "first@example.com", consent: "yes" });
     clock.advance(1000);
     const imported = clock.now().toISOString();
-    await services.subscribers.importCsv("email\n+1@example.com\n-list@example.com\n", { consent: false });
+    await importCsv(services, "email\n+1@example.com\n-list@example.com\n", { consent: false });
     const csv = await csvOf(services);
     const lines = csv.split("\r\n");
     expect(lines[0]).toBe("email,state,created_at,confirmed_at");
@@ -232,7 +390,7 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
     ]);
 
     await inAnotherBlog(async (other) => {
-      expect(await other.subscribers.importCsv(csv, { consent: true })).toMatchObject({ added: 3, invalid: [] });
+      expect(await importCsv(other, csv, { consent: true })).toMatchObject({ added: 3, invalid: [] });
       expect(
         (await csvOf(other))
           .split("\r\n")
@@ -245,9 +403,9 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
   it("counts every state and pages a state's list by 50, searched", async () => {
     const { services, clock } = blog;
     const rows = Array.from({ length: 60 }, (_, index) => `reader${index}@example.com`).join("\n");
-    await services.subscribers.importCsv(`email\n${rows}\n`, { consent: true });
+    await importCsv(services, `email\n${rows}\n`, { consent: true });
     clock.advance(1000);
-    await services.subscribers.importCsv("email\nlater@example.com\n", { consent: false });
+    await importCsv(services, "email\nlater@example.com\n", { consent: false });
     const first = await services.subscribers.listPage({ state: "active" });
     expect(first.counts).toEqual({ pending: 1, active: 60, unsubscribed: 0, bounced: 0 });
     expect(first.page.items).toHaveLength(50);
@@ -265,7 +423,7 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
   it("carries subscribers with their state, and no token, through the blog's export and import", async () => {
     const { services, clock } = blog;
     await services.subscribers.add({ email: "kept@example.com", consent: "yes" });
-    await services.subscribers.importCsv("email\npending@example.com\nleft@example.com\n", { consent: false });
+    await importCsv(services, "email\npending@example.com\nleft@example.com\n", { consent: false });
     const left = (await find("left@example.com"))!;
     await subscribers.unsubscribeSubscriber(blog.handle.db, left.id, clock.now().toISOString());
 

@@ -1,5 +1,4 @@
 import { Form } from "react-router";
-import { ImportReportView } from "~/components/admin/import-form";
 import { Field, FormError } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
@@ -75,46 +74,43 @@ export function AddSubscriberForm({
   );
 }
 
-/** A CSV of addresses: posts to subscribers-import.tsx, whose answer is the report. */
+/** A CSV of addresses: posts to subscribers-import.tsx, which starts the import and goes back to the list. */
 export function ImportSubscribersForm({
   result,
   busy,
 }: {
-  result: FormResult<"file" | "consent", ImportSubscribersValues, { lines: string[] }> | undefined;
+  result: FormResult<"file" | "consent", ImportSubscribersValues> | undefined;
   busy: boolean;
 }) {
   const form = useValidatedForm(importSubscribersForm, { id: "import-subscribers", result });
   return (
-    <>
-      <Form
-        method="post"
-        action="/admin/subscribers/import"
-        encType="multipart/form-data"
-        {...form.props}
-        className="space-y-3"
+    <Form
+      method="post"
+      action="/admin/subscribers/import"
+      encType="multipart/form-data"
+      {...form.props}
+      className="space-y-3"
+    >
+      <FormError message={form.formError} />
+      <Field
+        {...form.field("file")}
+        label="CSV file"
+        hint={`A column named email (Ghost's members export and Substack's subscriber export both have one); at most ${SUBSCRIBER_CSV_MAX_BYTES / 1024 / 1024} MB. Nobody is emailed.`}
       >
-        <FormError message={form.formError} />
-        <Field
-          {...form.field("file")}
-          label="CSV file"
-          hint={`A column named email (Ghost's members export and Substack's subscriber export both have one); at most ${SUBSCRIBER_CSV_MAX_BYTES / 1024 / 1024} MB. Nobody is emailed.`}
-        >
-          {(control) => <input {...control} name="file" type="file" accept=".csv,text/csv" className={inputStyles} />}
-        </Field>
-        <ConsentBox
-          id="import-subscribers-consent"
-          label="These people agreed to receive this newsletter"
-          error={form.field("consent").error}
-        />
-        <p className="text-xs text-slate-600 dark:text-slate-400">
-          Ticked, the new addresses are active and get the next post. Unticked, they are pending: they get nothing until
-          they subscribe themselves and confirm. Addresses already on the list keep their state.
-        </p>
-        <button type="submit" disabled={busy} className={buttonStyles.secondary}>
-          Import CSV
-        </button>
-      </Form>
-      {result?.created ? <ImportReportView result={result.created} /> : null}
-    </>
+        {(control) => <input {...control} name="file" type="file" accept=".csv,text/csv" className={inputStyles} />}
+      </Field>
+      <ConsentBox
+        id="import-subscribers-consent"
+        label="These people agreed to receive this newsletter"
+        error={form.field("consent").error}
+      />
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        Ticked, the new addresses are active and get the next post. Unticked, they are pending: they get nothing until
+        they subscribe themselves and confirm. Addresses already on the list keep their state.
+      </p>
+      <button type="submit" disabled={busy} className={buttonStyles.secondary}>
+        Import CSV
+      </button>
+    </Form>
   );
 }

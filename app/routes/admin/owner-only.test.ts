@@ -62,7 +62,8 @@ function ownerOnlyServices() {
       ),
       add: vi.fn(),
       remove: vi.fn(),
-      importCsv: vi.fn(),
+      startImport: vi.fn(),
+      importStatus: vi.fn(),
       exportCsv: vi.fn(),
     },
   };

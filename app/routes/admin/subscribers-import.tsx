@@ -1,14 +1,13 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { requireOwner } from "~/lib/auth.server";
-import { formCreated, formFailure, perform, UNREADABLE_FORM_MESSAGE } from "~/lib/forms.server";
+import { formFailure, perform, UNREADABLE_FORM_MESSAGE } from "~/lib/forms.server";
 import { readMultipart } from "~/lib/multipart.server";
 import type { RouteErrorData } from "~/lib/route-errors.server";
 import { validateForm } from "#domain/forms.ts";
 import {
-  describeSubscriberImport,
   importSubscribersForm,
   SUBSCRIBER_CSV_MAX_BYTES,
   SUBSCRIBER_CSV_TOO_LARGE_MESSAGE,
@@ -20,12 +19,17 @@ import type { Route } from "./+types/subscribers-import";
 const CSV_LIMITS = { fileBytes: SUBSCRIBER_CSV_MAX_BYTES, fields: 5, fieldBytes: 1024 };
 
 /**
- * The CSV import of /admin/subscribers. Its answer is the page with the report, shown this once:
- * how many addresses were added, already listed and skipped, and the invalid lines.
+ * The CSV import of /admin/subscribers. The file is checked here (a refusal renders the page at
+ * this address with why); then the import goes on in the background, which removes the file when
+ * it ends, and the answer is the Subscribers page, which shows its progress and then its report.
+ * A proxy's read timeout never cuts a long import short.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireOwner({ request, context });
+  const owner = requireOwner({ request, context });
+  const { services, logger } = context.get(appContext);
   const directory = await mkdtemp(path.join(tmpdir(), "inkwell-subscribers-"));
+  const removeUpload = () => rm(directory, { recursive: true, force: true });
+  let started = false;
   try {
     const file = path.join(directory, "upload.csv");
     const body = await readMultipart(request, { limits: CSV_LIMITS, saveFileTo: file });
@@ -37,17 +41,24 @@ export async function action({ request, context }: Route.ActionArgs) {
     const source = body.file ? { path: file } : "";
     const imported = await perform(
       context,
-      () => context.get(appContext).services.subscribers.importCsv(source, { consent: parsed.data.consent }),
+      () =>
+        services.subscribers.startImport(source, {
+          consent: parsed.data.consent,
+          startedBy: owner.username,
+          onError: (error) => logger.error({ err: error }, "importing subscribers failed"),
+          afterwards: removeUpload,
+        }),
       { values, field: "file" },
     );
     if (!imported.ok) return imported.response;
-    return formCreated(values, { lines: describeSubscriberImport(imported.value) });
+    started = true;
+    return redirect("/admin/subscribers");
   } finally {
-    await rm(directory, { recursive: true, force: true });
+    if (!started) await removeUpload();
   }
 }
 
-/** A page route, not a resource route: without JavaScript the answer is the Subscribers page with the report. */
+/** A page route, not a resource route: without JavaScript a refusal is the Subscribers page with its message. */
 export default function SubscribersImport() {
   return null;
 }

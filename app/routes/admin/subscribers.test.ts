@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { DomainError } from "#domain/errors.ts";
-import { ADD_CONSENT_MESSAGE } from "#domain/subscribers.ts";
+import { ADD_CONSENT_MESSAGE, SUBSCRIBER_IMPORT_RUNNING_MESSAGE } from "#domain/subscribers.ts";
 import { takeFlash } from "~/lib/flash.server";
 import {
   createRouteTestContext,
@@ -29,11 +29,21 @@ function subscriberServices() {
       ),
       add: vi.fn(() => Promise.resolve()),
       remove: vi.fn(() => Promise.resolve()),
-      // The upload is streamed to a file, gone once the action answers: what it held is read here.
-      importCsv: vi.fn((source: string | { path: string }, options: { consent: boolean }) => {
-        uploads.push([typeof source === "string" ? source : readFileSync(source.path, "utf8"), options]);
-        return Promise.resolve({ state: "pending", added: 2, alreadyListed: 0, notSubscribed: 1, invalid: [] });
-      }),
+      // The upload is streamed to a file, which the import removes once it ends: what it held is read here.
+      startImport: vi.fn(
+        (
+          source: string | { path: string },
+          options: { consent: boolean; startedBy: string; afterwards?: () => Promise<void> },
+        ) => {
+          uploads.push([
+            typeof source === "string" ? source : readFileSync(source.path, "utf8"),
+            { consent: options.consent },
+          ]);
+          const ended = options.afterwards?.() ?? Promise.resolve();
+          return Promise.resolve({ finished: ended.then(() => ({ state: "finished" })) });
+        },
+      ),
+      importStatus: vi.fn(() => Promise.resolve({ state: "running", rowsRead: 1500, startedBy: "ada", startedAt: "" })),
     },
   };
 }
@@ -61,7 +71,13 @@ describe("the Subscribers screen", () => {
     );
     expect(page).toMatchObject({
       status: 200,
-      body: { state: "pending", q: "ada", after: cursor, next: "2025-01-02T03:04:05.000Z,sub_9" },
+      body: {
+        state: "pending",
+        q: "ada",
+        after: cursor,
+        next: "2025-01-02T03:04:05.000Z,sub_9",
+        importStatus: { state: "running", rowsRead: 1500 },
+      },
     });
     expect(services.subscribers.listPage).toHaveBeenCalledWith({
       state: "pending",
@@ -129,7 +145,7 @@ describe("the Subscribers screen", () => {
     expect(services.subscribers.remove).toHaveBeenCalledWith("sub_1");
   });
 
-  it("imports an uploaded CSV and answers with the report; without a file it says to choose one", async () => {
+  it("starts an uploaded CSV's import and goes back to the list; refuses one without a file, or while one runs", async () => {
     const services = subscriberServices();
     const { context } = createRouteTestContext(services, TEST_ADMIN);
     const upload = (fields: Record<string, string | File>) => {
@@ -140,24 +156,31 @@ describe("the Subscribers screen", () => {
     const imported = await settle(() =>
       call(importAction, upload({ file: new File(["email\na@example.com\n"], "list.csv") }), context),
     );
-    expect(imported.body).toMatchObject({
-      created: {
-        lines: [
-          "2 addresses added as pending; 0 already on the list; 1 skipped: not subscribed to emails in the export; 0 not valid.",
-        ],
-      },
-    });
+    expect(imported.status).toBe(302);
+    expect(imported.headers.get("Location")).toBe("/admin/subscribers");
     expect(uploads).toEqual([["email\na@example.com\n", { consent: false }]]);
+    expect(services.subscribers.startImport).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.objectContaining({ consent: false, startedBy: TEST_ADMIN.username }),
+    );
 
     const empty = await settle(() => call(importAction, upload({ consent: "yes" }), context));
     expect(empty).toMatchObject({ status: 400, body: { errors: { file: "Choose a CSV file to import" } } });
 
-    services.subscribers.importCsv.mockRejectedValueOnce(
+    services.subscribers.startImport.mockRejectedValueOnce(
       new DomainError("IMPORT_REFUSED", "The CSV has no email column."),
     );
     const refused = await settle(() =>
       call(importAction, upload({ file: new File(["name\n"], "list.csv"), consent: "yes" }), context),
     );
     expect(refused).toMatchObject({ status: 400, body: { errors: { file: "The CSV has no email column." } } });
+
+    services.subscribers.startImport.mockRejectedValueOnce(
+      new DomainError("IMPORT_RUNNING", SUBSCRIBER_IMPORT_RUNNING_MESSAGE),
+    );
+    const running = await settle(() =>
+      call(importAction, upload({ file: new File(["email\nb@example.com\n"], "list.csv") }), context),
+    );
+    expect(running).toMatchObject({ status: 409, body: { errors: { file: SUBSCRIBER_IMPORT_RUNNING_MESSAGE } } });
   });
 });

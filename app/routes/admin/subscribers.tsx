@@ -3,6 +3,7 @@ import { AdminTable, EmptyList, ListSearch } from "~/components/admin/admin-list
 import { Notice, Panel } from "~/components/admin/panel";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { AddSubscriberForm, ImportSubscribersForm } from "~/components/admin/subscriber-forms";
+import { SubscriberImportProgress, SubscriberImportReport } from "~/components/admin/subscriber-import";
 import {
   SUBSCRIBER_CELL_CLASS,
   SUBSCRIBER_COLUMNS,
@@ -50,7 +51,9 @@ export const loader = withRouteErrors(
     const url = new URL(request.url);
     const { state, after } = readListParams(url);
     const q = queryText(url, "q").trim().slice(0, QUERY_MAX);
-    const { counts, page } = await context.get(appContext).services.subscribers.listPage({ state, search: q, after });
+    const { subscribers } = context.get(appContext).services;
+    const { counts, page } = await subscribers.listPage({ state, search: q, after });
+    const importStatus = await subscribers.importStatus();
     const flash = await takeFlash(request);
     return data(
       {
@@ -62,6 +65,7 @@ export const loader = withRouteErrors(
         subscribers: page.items.map(({ id, email, source, createdAt }) => ({ id, email, source, createdAt })),
         confirmId: queryText(url, "confirm") || undefined,
         notice: flash.message,
+        importStatus,
       },
       { headers: flash.headers },
     );
@@ -70,10 +74,11 @@ export const loader = withRouteErrors(
 
 /**
  * Adding posts to subscribers-add.tsx, removing to subscribers-remove.tsx, the CSV to
- * subscribers-import.tsx; a refusal, or an import's report, renders this page at the child's address.
+ * subscribers-import.tsx; a refusal renders this page at the child's address. An import runs in
+ * the background: its progress shows on top, its report in the import's panel.
  */
 export default function Subscribers({ loaderData }: Route.ComponentProps) {
-  const { state, q, after, next, counts, subscribers, confirmId, notice } = loaderData;
+  const { state, q, after, next, counts, subscribers, confirmId, notice, importStatus } = loaderData;
   const busy = useNavigation().state === "submitting";
   const addResult = useRoute("routes/admin/subscribers-add")?.actionData;
   const removeResult = useRoute("routes/admin/subscribers-remove")?.actionData;
@@ -98,6 +103,7 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
         {/* A refusal that follows a notice is not a reload, so the notice is hidden by hand. */}
         <Notice message={addResult || removeResult || importResult ? undefined : notice} />
         <FormError message={removeResult?.formError} />
+        <SubscriberImportProgress status={importStatus} />
       </div>
 
       <SubscriberTabs state={state} counts={counts} q={q} />
@@ -137,6 +143,8 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
         </Panel>
         <Panel id="import-subscribers-heading" title="Import a CSV">
           <ImportSubscribersForm result={importResult} busy={busy} />
+          {/* A file just refused is what the writer reads about, not the import before. */}
+          <SubscriberImportReport status={importResult ? undefined : importStatus} />
         </Panel>
       </div>
     </>
