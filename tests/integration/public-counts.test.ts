@@ -109,16 +109,12 @@ describe.each(testDialects())("public post counts on $dialect", ({ dialect, skip
     ]);
     const { error } = await createMigrator(blog.handle.db, dialect).migrateTo("0012-public-count-indexes");
     expect(error).toBeUndefined();
-    expect(await migrateToLatest(blog.handle.db, dialect)).toEqual([
-      "0013-published-post-counts",
-      "0014-post-canonical-url",
-      "0015-newsletter",
-      "0016-post-newsletter",
-      "0017-fediverse",
-      "0018-fedify-store",
-      "0019-analytics",
-      "0020-pages",
-    ]);
+    // Every migration after 0012 runs, in order: 0013 and any added since.
+    const later = (await createMigrator(blog.handle.db, dialect).getMigrations())
+      .map((migration) => migration.name)
+      .filter((name) => name > "0012-public-count-indexes");
+    expect(later[0]).toBe("0013-published-post-counts");
+    expect(await migrateToLatest(blog.handle.db, dialect)).toEqual(later);
     expect(await counts()).toEqual({ total: 2, listed: 2, byCategory: { Design: 2 } });
   });
 });
