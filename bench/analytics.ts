@@ -19,7 +19,7 @@ import { countVisitorsSince } from "../server/repositories/analytics-reports.ts"
 import { writeSetting } from "../server/repositories/settings.ts";
 import { createAnalyticsReports } from "../server/services/analytics-reports.ts";
 import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
-import { waitUntilUp } from "./demo-server.ts";
+import { pageLatency, stopServer, waitUntilUp } from "./demo-server.ts";
 import { onScratchDatabases } from "./scratch-databases.ts";
 
 const EVENTS = Number(process.env.BENCH_ANALYTICS_EVENTS ?? 10_000_000);
@@ -32,13 +32,6 @@ const PATHS = 2000;
 const TAIL = 2000;
 const RUNS = 5;
 const BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0";
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
 
 function startBlog(filename: string, base: string): ChildProcess {
   return spawn(process.execPath, serverArguments(), {
@@ -66,21 +59,6 @@ function startBlog(filename: string, base: string): ChildProcess {
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** One request at a time until `done`, at least 50; p50 and p99 in ms. */
-async function latency(url: string, done: () => boolean): Promise<{ p50: number; p99: number }> {
-  const timings: number[] = [];
-  while (timings.length < 50 || !done()) {
-    const started = performance.now();
-    const response = await fetch(url, { headers: { "accept-encoding": "gzip" } });
-    await response.arrayBuffer();
-    if (!response.ok) throw new Error(`${url}: ${response.status}`);
-    timings.push(performance.now() - started);
-  }
-  timings.sort((a, b) => a - b);
-  const at = (share: number) => timings[Math.min(timings.length - 1, Math.floor(share * timings.length))]!;
-  return { p50: at(0.5), p99: at(0.99) };
 }
 
 function secondsFromNow(seconds: number): () => boolean {
@@ -142,7 +120,7 @@ async function benchServer(): Promise<void> {
       await waitUntilUp(`${base}/healthz`, server);
       return await measure(server);
     } finally {
-      await stop(server);
+      await stopServer(server);
     }
   };
   try {
@@ -159,12 +137,12 @@ async function benchServer(): Promise<void> {
     await setCounting(true);
 
     const { beacons, cpuPerBeacon, sent, idle, busy } = await withServer(async (server) => {
-      const idleLatency = await latency(`${base}/`, secondsFromNow(3));
+      const idleLatency = await pageLatency(`${base}/`, secondsFromNow(3), 50);
       const cpuBefore = cpuSeconds(server.pid!);
       const flat = await sendBeacons(base, SECONDS);
       const cpuPerBeacon = (cpuSeconds(server.pid!) - cpuBefore) / flat.sent;
       let loaded = false;
-      const during = latency(`${base}/`, () => loaded);
+      const during = pageLatency(`${base}/`, () => loaded, 50);
       const paced = await sendBeacons(base, SECONDS, 2000);
       loaded = true;
       return { beacons: flat, cpuPerBeacon, sent: flat.sent + paced.sent, idle: idleLatency, busy: await during };

@@ -34,10 +34,10 @@ export interface Latency {
   count: number;
 }
 
-/** Sequential requests (one at a time) until `done` says stop, at least 20; their p50 and p99 in ms. */
-export async function pageLatency(url: string, done: () => boolean): Promise<Latency> {
+/** Sequential requests (one at a time) until `done` says stop, at least `minimum`; their p50 and p99 in ms. */
+export async function pageLatency(url: string, done: () => boolean, minimum = 20): Promise<Latency> {
   const timings: number[] = [];
-  while (timings.length < 20 || !done()) {
+  while (timings.length < minimum || !done()) {
     const started = performance.now();
     const response = await fetch(url, { headers: { "accept-encoding": "gzip" } });
     await response.arrayBuffer();
