@@ -2,7 +2,7 @@
 import type { Kysely } from "kysely";
 import type { Comment, CommentStatus, RemoteAuthor } from "#domain/comment.ts";
 import type { Database } from "../db/schema.ts";
-import { newId } from "./rows.ts";
+import { newCommentRow } from "./comments.ts";
 
 /**
  * A reply from the fediverse as a held comment, once per note: a note delivered again finds its
@@ -20,27 +20,18 @@ export async function insertRemoteReply(
     remoteAuthor: RemoteAuthor;
   },
 ): Promise<Comment | undefined> {
-  const id = newId();
+  const { row, comment } = newCommentRow({
+    ...fields,
+    status: "pending",
+    ipHash: null,
+    remote: { noteUrl: fields.noteUrl, author: fields.remoteAuthor },
+  });
   const result = await db
     .insertInto("comments")
-    .values({
-      id,
-      post_id: fields.postId,
-      author: fields.author,
-      content: fields.content,
-      created_at: fields.createdAt,
-      status: "pending",
-      ip_hash: null,
-      held_reason: fields.heldReason,
-      remote_note_url: fields.noteUrl,
-      remote_actor_url: fields.remoteAuthor.url,
-      remote_actor_handle: fields.remoteAuthor.handle,
-    })
+    .values(row)
     .onConflict((conflict) => conflict.column("remote_note_url").doNothing())
     .executeTakeFirst();
-  if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return undefined;
-  const { postId, author, content, createdAt, remoteAuthor } = fields;
-  return { id, postId, author, content, createdAt, remoteAuthor };
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 0 ? undefined : comment;
 }
 
 /** The comment a remote note became, by the note's id and its author; undefined when there is none. */

@@ -1,6 +1,6 @@
-import { type Kysely, sql } from "kysely";
-import type { Comment, CommentStatus, ModeratedComment } from "#domain/comment.ts";
-import type { Database } from "../db/schema.ts";
+import { type Insertable, type Kysely, sql } from "kysely";
+import type { Comment, CommentStatus, ModeratedComment, RemoteAuthor } from "#domain/comment.ts";
+import type { CommentsTable, Database } from "../db/schema.ts";
 import { selectPublicPosts } from "./posts-public.ts";
 import { escapeLikePattern, selectPostsAtAddress } from "./posts-rows.ts";
 import { newId, toIsoString } from "./rows.ts";
@@ -100,33 +100,48 @@ export async function countCommentsForPost(db: Kysely<Database>, postId: string)
   return Number(row.count);
 }
 
-export async function insertComment(
-  db: Kysely<Database>,
-  fields: {
-    postId: string;
-    author: string;
-    content: string;
-    createdAt: string;
-    status: CommentStatus;
-    ipHash: string | null;
-    heldReason: string | null;
-  },
-): Promise<Comment> {
+/** A comment to store: one from the comment form, or (with `remote`) a reply from the fediverse. */
+export interface NewComment {
+  postId: string;
+  author: string;
+  content: string;
+  createdAt: string;
+  status: CommentStatus;
+  ipHash: string | null;
+  heldReason: string | null;
+  remote?: { noteUrl: string; author: RemoteAuthor };
+}
+
+/** The one way a new comment becomes a row: the row, with a fresh id, and the comment it reads back as. */
+export function newCommentRow(fields: NewComment): { row: Insertable<CommentsTable>; comment: Comment } {
+  const { postId, author, content, createdAt, remote } = fields;
   const id = newId();
-  await db
-    .insertInto("comments")
-    .values({
-      id,
-      post_id: fields.postId,
-      author: fields.author,
-      content: fields.content,
-      created_at: fields.createdAt,
-      status: fields.status,
-      ip_hash: fields.ipHash,
-      held_reason: fields.heldReason,
-    })
-    .execute();
-  return { id, postId: fields.postId, author: fields.author, content: fields.content, createdAt: fields.createdAt };
+  const row: Insertable<CommentsTable> = {
+    id,
+    post_id: postId,
+    author,
+    content,
+    created_at: createdAt,
+    status: fields.status,
+    ip_hash: fields.ipHash,
+    held_reason: fields.heldReason,
+  };
+  if (!remote) return { row, comment: { id, postId, author, content, createdAt } };
+  return {
+    row: {
+      ...row,
+      remote_note_url: remote.noteUrl,
+      remote_actor_url: remote.author.url,
+      remote_actor_handle: remote.author.handle,
+    },
+    comment: { id, postId, author, content, createdAt, remoteAuthor: remote.author },
+  };
+}
+
+export async function insertComment(db: Kysely<Database>, fields: Omit<NewComment, "remote">): Promise<Comment> {
+  const { row, comment } = newCommentRow(fields);
+  await db.insertInto("comments").values(row).execute();
+  return comment;
 }
 
 /**
