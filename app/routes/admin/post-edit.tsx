@@ -1,89 +1,34 @@
-import { data, Link, redirect } from "react-router";
+import { Link } from "react-router";
 import { NewsletterPanel } from "~/components/admin/editor/newsletter-panel";
 import { PostViews } from "~/components/admin/analytics-post-views";
 import { PostFediverseLine } from "~/components/admin/fediverse-counts";
+import { EDITOR_LOAD_FAILED_MESSAGES } from "~/components/admin/editor/edited-item";
 import { PreviewLinkPanel } from "~/components/admin/editor/preview-link-panel";
 import { RevisionList } from "~/components/admin/editor/revision-list";
 import { UnsavedNotice } from "~/components/admin/editor/unsaved-notice";
 import { PostForm } from "~/components/admin/post-form";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
-import { requireAdmin, writerOf } from "~/lib/auth.server";
-import { setFlash, takeFlash } from "~/lib/flash.server";
+import { editorAction, editorLoader, POST_EDITOR } from "~/lib/editor.server";
 import { postPath } from "~/lib/post-card-data";
-import { parseSubmission } from "~/lib/forms.server";
-import { refuseEditorForm } from "~/lib/post-form.server";
-import { answerDomainErrors, type RouteErrorData, withRouteErrors } from "~/lib/route-errors.server";
-import { queryText } from "#domain/forms.ts";
-import { isPostId, postForm, SAVE_FAILED_MESSAGE, toPostFormValues } from "#domain/post.ts";
-import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/post-edit";
 
-const LOAD_FAILED_MESSAGE = "Failed to load post";
-
-export const loader = withRouteErrors(
-  {
-    POST_NOT_FOUND: LOAD_FAILED_MESSAGE,
-    DATABASE_UNAVAILABLE: LOAD_FAILED_MESSAGE,
-  },
-  async ({ request, context, params }: Route.LoaderArgs) => {
-    requireAdmin({ request, context });
-    const { services, site } = context.get(appContext);
-    if (!isPostId(params.id)) throw data<RouteErrorData>({ message: LOAD_FAILED_MESSAGE }, { status: 404 });
-    const post = await services.posts.getPostForEditing(params.id);
-    const [unsaved, revisions, previewLinkSince, sends, fediverse] = await Promise.all([
-      services.posts.findUnsavedDraft(post.id),
-      services.posts.listRevisions(post.id),
-      services.posts.findPreviewLinkCreatedAt(post.id),
-      services.postNewsletter.findSends([post.id]),
-      // Only a post that was published can have been liked, boosted or replied to.
-      post.published ? services.fediverse.postCounts(post.id) : undefined,
-    ]);
-    // ?recover=1 (a link, so it works without JavaScript) opens the editor on the autosaved text.
+export const loader = editorLoader(POST_EDITOR, async (post, { services, site }) => {
+  const [sends, fediverse, views] = await Promise.all([
+    services.postNewsletter.findSends([post.id]),
+    // Only a post that was published can have been liked, boosted or replied to.
+    post.published ? services.fediverse.postCounts(post.id) : undefined,
     // Readers are counted by the post's address; a draft has had none.
-    const views = post.published
-      ? await services.analyticsReports.postViews(postPath(post.slug), site.timeZone)
-      : undefined;
-    const recovering = unsaved !== undefined && queryText(new URL(request.url), "recover") === "1";
-    const values = toPostFormValues(post);
-    const flash = await takeFlash(request);
-    return data(
-      {
-        id: post.id,
-        slug: post.slug,
-        published: post.published,
-        values: recovering
-          ? { ...values, title: unsaved.title, content: unsaved.content, format: unsaved.format }
-          : values,
-        recovering,
-        unsavedSince: unsaved?.createdAt,
-        revisions,
-        views,
-        previewLinkSince,
-        email: { on: services.postNewsletter.emailOn, newsletter: post.newsletter },
-        send: sends.get(post.id),
-        fediverse,
-        flash: flash.message,
-      },
-      { headers: flash.headers },
-    );
-  },
-);
-
-export async function action({ request, context, params }: Route.ActionArgs) {
-  const admin = requireAdmin({ request, context });
-  const { services } = context.get(appContext);
-  if (!isPostId(params.id)) throw data<RouteErrorData>({ message: LOAD_FAILED_MESSAGE }, { status: 404 });
-  const submission = await parseSubmission(request, postForm);
-  if (!submission.ok) return submission.response;
-  const refusal = {
-    messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE, POST_NOT_FOUND: LOAD_FAILED_MESSAGE },
-    answer: refuseEditorForm(submission.values),
+    post.published ? services.analyticsReports.postViews(postPath(post.slug), site.timeZone) : undefined,
+  ]);
+  return {
+    views,
+    email: { on: services.postNewsletter.emailOn, newsletter: post.newsletter },
+    send: sends.get(post.id),
+    fediverse,
   };
-  return answerDomainErrors(context, refusal, async () => {
-    await services.posts.updatePost(params.id, submission.input, writerOf(admin));
-    return redirect("/admin/posts", { headers: { "Set-Cookie": await setFlash(request, "saved") } });
-  });
-}
+});
+
+export const action = editorAction(POST_EDITOR);
 
 export default function AdminPostEdit({ loaderData, actionData }: Route.ComponentProps) {
   return (
@@ -143,5 +88,5 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <RouteErrorMessage error={error} fallback={LOAD_FAILED_MESSAGE} />;
+  return <RouteErrorMessage error={error} fallback={EDITOR_LOAD_FAILED_MESSAGES.post} />;
 }
