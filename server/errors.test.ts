@@ -5,29 +5,25 @@ import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { DomainError, isDomainError } from "#domain/errors.ts";
-import { guardDatabase } from "./errors.ts";
+import { recogniseOutage } from "./errors.ts";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-/** What a guarded call that fails with `error` becomes: "503" for DatabaseUnavailableError, else the error itself. */
+/** What a database call that fails with `error` answers: "503" for DatabaseUnavailableError, else the error itself. */
 async function outcome(error: unknown): Promise<unknown> {
-  try {
-    await guardDatabase(() => Promise.reject(error));
-  } catch (thrown) {
-    if (isDomainError(thrown, "DATABASE_UNAVAILABLE")) {
-      expect(thrown.cause).toBe(error);
-      return "503";
-    }
-    return thrown;
+  const thrown = recogniseOutage(error);
+  if (isDomainError(thrown, "DATABASE_UNAVAILABLE")) {
+    expect(thrown.cause).toBe(error);
+    return "503";
   }
-  throw new Error("the guarded call did not fail");
+  return thrown;
 }
 
 function sqliteFile(): string {
-  const directory = mkdtempSync(path.join(tmpdir(), "guard-database-"));
+  const directory = mkdtempSync(path.join(tmpdir(), "recognise-outage-"));
   cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
   return path.join(directory, "blog.sqlite");
 }
@@ -52,9 +48,10 @@ function postgresError(code: string, message: string): pg.DatabaseError {
   return error;
 }
 
-describe("guardDatabase", () => {
-  it("returns what the call returns", async () => {
-    expect(await guardDatabase(() => Promise.resolve(42))).toBe(42);
+describe("recogniseOutage", () => {
+  it("answers an outage 503 with a wait, keeping the driver's error for the log", () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    expect(recogniseOutage(refused)).toMatchObject({ status: 503, retryAfterSeconds: 5, cause: refused });
   });
 
   it("turns SQLite's lock, file and disk failures into 503", async () => {

@@ -70,17 +70,22 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
- * Runs a database call. A failure of the database itself (driver or connection, as
- * `isDatabaseUnavailable` knows them) becomes one DatabaseUnavailableError keeping the cause
- * for the log, so routes answer 503 with their spec message. Anything else (a TypeError, a
- * constraint the code should have checked) is a bug: it is rethrown as it is, to reach the
- * error boundary as a 500 logged with its stack.
+ * `error` as the caller of a database call should see it: a failure of the database itself
+ * (driver or connection, as `isDatabaseUnavailable` knows them) becomes one
+ * DatabaseUnavailableError keeping the cause for the log, so routes answer 503 with their spec
+ * message. Anything else (a TypeError, a constraint the code should have checked) is a bug and
+ * stays as it is, to reach the error boundary as a 500 logged with its stack. The database
+ * driver applies it to every call (server/db/outages.ts).
  */
+export function recogniseOutage(error: unknown): unknown {
+  if (error instanceof DomainError || !isDatabaseUnavailable(error)) return error;
+  return new DatabaseUnavailableError("Database call failed", { cause: error });
+}
+
 export async function guardDatabase<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof DomainError || !isDatabaseUnavailable(error)) throw error;
-    throw new DatabaseUnavailableError("Database call failed", { cause: error });
+    throw recogniseOutage(error);
   }
 }

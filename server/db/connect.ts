@@ -3,7 +3,9 @@ import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase, sql } from "kysely";
 import pg from "pg";
+import { DatabaseUnavailableError } from "#domain/errors.ts";
 import type { DatabaseTarget } from "../config.ts";
+import { recognisingOutages } from "./outages.ts";
 import type { Database } from "./schema.ts";
 
 export type Dialect = DatabaseTarget["dialect"];
@@ -16,9 +18,8 @@ export interface DatabaseHandle {
   backupTo?: (file: string) => Promise<void>;
 }
 
-export class DatabaseUnavailableError extends Error {
-  override name = "DatabaseUnavailableError";
-}
+/** Opening the database fails with the same error as a call to it that cannot be answered. */
+export { DatabaseUnavailableError };
 
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -35,7 +36,9 @@ function openSqlite(filename: string): DatabaseHandle {
   // 4 MB of pages in the process (better-sqlite3 builds SQLite with 16 MB): the operating
   // system caches the file as well, and a server's memory is bounded (docs/decisions/0005).
   database.pragma("cache_size = -4000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(database) }) });
+  const db = new Kysely<Database>({
+    dialect: recognisingOutages(new SqliteDialect({ database: reusingStatements(database) })),
+  });
   return {
     db,
     dialect: "sqlite",
@@ -74,7 +77,10 @@ function openPostgres(connectionString: string): DatabaseHandle {
   });
   // An idle client that loses its server emits here; without a listener Node would crash.
   pool.on("error", () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // A client in use that loses its server emits too, with no pool listener then: the query in
+  // flight fails with the same error, which the driver answers as an outage.
+  pool.on("connect", (client) => client.on("error", () => {}));
+  const db = new Kysely<Database>({ dialect: recognisingOutages(new PostgresDialect({ pool })) });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }
 
@@ -84,13 +90,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   try {
     handle = target.dialect === "sqlite" ? openSqlite(target.filename) : openPostgres(target.connectionString);
   } catch (error) {
-    throw new DatabaseUnavailableError(`Cannot open the database: ${describe(error)}`);
+    throw new DatabaseUnavailableError(`Cannot open the database: ${describe(error)}`, { cause: error });
   }
   try {
     await pingDatabase(handle.db);
   } catch (error) {
     await handle.close().catch(() => {});
-    throw new DatabaseUnavailableError(`Cannot reach the database: ${describe(error)}`);
+    throw new DatabaseUnavailableError(`Cannot reach the database: ${describe(error)}`, { cause: error });
   }
   return handle;
 }
@@ -100,6 +106,8 @@ export async function pingDatabase(db: Kysely<Database>): Promise<void> {
 }
 
 function describe(error: unknown): string {
+  // The driver's own words, under the DatabaseUnavailableError it was recognised as.
+  if (error instanceof DatabaseUnavailableError && error.cause !== undefined) return describe(error.cause);
   if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
   return error instanceof Error ? error.message || error.name : String(error);
 }
