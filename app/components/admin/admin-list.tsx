@@ -1,5 +1,5 @@
-import type { ReactNode } from "react";
-import { Form, Link } from "react-router";
+import { type ReactNode, useState } from "react";
+import { Form, Link, useNavigation } from "react-router";
 
 /** docs/spec.md §9: admin titles are cut at 40 characters. */
 export const TITLE_MAX = 40;
@@ -141,13 +141,8 @@ export function ListSearch({
   );
 }
 
-interface ConfirmDeleteProps {
-  /** What is deleted: the form posts `intent=delete` and this `id`. */
-  id: string;
-  /** Its title, for screen readers ("Delete {label}"). */
-  label: string;
-  /** The list's other parameters (its search), posted with the delete so it comes back to the same list. */
-  keep?: Record<string, string>;
+/** A row's delete question: where its links lead without JavaScript, and its state with it. */
+export interface DeleteQuestion {
   /** The list as it is, where "No" leads without JavaScript. */
   listHref: string;
   /** The list with this row's question open (?confirm=): where "Delete" leads without JavaScript. */
@@ -156,6 +151,48 @@ interface ConfirmDeleteProps {
   deleting: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+}
+
+/**
+ * The delete questions of a list's rows: one is open from ?confirm= (the path without
+ * JavaScript) and is then toggled in place; a row is deleting while its Yes is being sent.
+ */
+export function useDeleteQuestions({
+  confirmId,
+  listHref,
+  confirmHref,
+}: {
+  confirmId: string | null;
+  listHref: string;
+  confirmHref: (id: string) => string;
+}): (id: string) => DeleteQuestion {
+  const navigation = useNavigation();
+  const [confirming, setConfirming] = useState(confirmId);
+  const [confirmIdSeen, setConfirmIdSeen] = useState(confirmId);
+  if (confirmId !== confirmIdSeen) {
+    setConfirmIdSeen(confirmId);
+    setConfirming(confirmId);
+  }
+  const sent = navigation.state === "submitting" ? navigation.formData : undefined;
+  const deletingId = sent?.get("intent") === "delete" ? sent.get("id") : undefined;
+  return (id) => ({
+    listHref,
+    confirmHref: confirmHref(id),
+    confirming: confirming === id,
+    deleting: deletingId === id,
+    onConfirm: () => setConfirming(id),
+    onCancel: () => setConfirming(null),
+  });
+}
+
+interface ConfirmDeleteProps {
+  /** What is deleted: the form posts `intent=delete` and this `id`. */
+  id: string;
+  /** Its title, for screen readers ("Delete {label}"). */
+  label: string;
+  /** The list's other parameters (its search), posted with the delete so it comes back to the same list. */
+  keep?: Record<string, string>;
+  question: DeleteQuestion;
 }
 
 /** A link to the list with the question shown or hidden (the path without JavaScript); with it, toggled in place. */
@@ -186,17 +223,8 @@ function ToggleLink({
 }
 
 /** An admin list row's Delete, asked first: "Confirm?" with Yes (a form post) and No. */
-export function ConfirmDelete({
-  id,
-  label,
-  keep = {},
-  listHref,
-  confirmHref,
-  confirming,
-  deleting,
-  onConfirm,
-  onCancel,
-}: ConfirmDeleteProps) {
+export function ConfirmDelete({ id, label, keep = {}, question }: ConfirmDeleteProps) {
+  const { listHref, confirmHref, confirming, deleting, onConfirm, onCancel } = question;
   if (!confirming) {
     return (
       <ToggleLink

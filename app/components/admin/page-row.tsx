@@ -3,21 +3,14 @@ import { formatDate, truncate } from "~/lib/format";
 import { pagePath } from "#domain/site-urls.ts";
 import type { PageSummary } from "#domain/page.ts";
 import { editorPaths } from "./editor/edited-item";
-import { ConfirmDelete, TITLE_MAX } from "./admin-list";
+import { ConfirmDelete, type DeleteQuestion, TITLE_MAX } from "./admin-list";
 
 /** A page as the admin list shows it. */
 export type ListedPage = Pick<PageSummary, "id" | "slug" | "title" | "published" | "editedAt">;
 
 interface PageRowProps {
   page: ListedPage;
-  /** The list as it is (its page number kept), where "No" leads without JavaScript. */
-  listHref: string;
-  /** The list with this page's delete question open: the way to it without JavaScript. */
-  confirmHref: string;
-  confirming: boolean;
-  deleting: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
+  question: DeleteQuestion;
 }
 
 const linkClass = "font-medium text-indigo-700 hover:underline dark:text-indigo-300";
@@ -26,7 +19,7 @@ const linkClass = "font-medium text-indigo-700 hover:underline dark:text-indigo-
  * One page of the admin list: its title (to the editor), its address (to the page, once
  * public), its status, when it was last saved, and Delete, asked first as in the posts list.
  */
-export function PageRow({ page, listHref, confirmHref, confirming, deleting, onConfirm, onCancel }: PageRowProps) {
+export function PageRow({ page, question }: PageRowProps) {
   const address = pagePath(page.slug);
   return (
     <tr className="align-top hover:bg-slate-50 dark:hover:bg-slate-800/40">
@@ -65,16 +58,7 @@ export function PageRow({ page, listHref, confirmHref, confirming, deleting, onC
       </td>
       <td className="px-4 py-3 whitespace-nowrap">
         <div className="flex items-center gap-1">
-          <ConfirmDelete
-            id={page.id}
-            label={page.title}
-            listHref={listHref}
-            confirmHref={confirmHref}
-            confirming={confirming}
-            deleting={deleting}
-            onConfirm={onConfirm}
-            onCancel={onCancel}
-          />
+          <ConfirmDelete id={page.id} label={page.title} question={question} />
         </div>
       </td>
     </tr>

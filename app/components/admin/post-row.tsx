@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { formatDate, formatDateTime, truncate } from "~/lib/format";
 import { postPath } from "~/lib/post-card-data";
 import type { PostStatus, PostSummary } from "#domain/post.ts";
-import { ConfirmDelete, TITLE_MAX } from "./admin-list";
+import { ConfirmDelete, type DeleteQuestion, TITLE_MAX } from "./admin-list";
 
 /** A post as the admin list shows it. */
 export type ListedPost = Pick<
@@ -16,22 +16,16 @@ export type ListedPost = Pick<
 
 interface PostRowProps {
   post: ListedPost;
+  /** The list's search, kept by its Delete. */
   query: string;
-  pathname: string;
-  /** The list as it is (its search kept), where "No" leads without JavaScript. */
-  listHref: string;
-  confirming: boolean;
-  deleting: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
+  question: DeleteQuestion;
 }
 
 const actionLinkClass =
   "rounded px-2 py-1 font-medium text-indigo-700 hover:bg-indigo-50 hover:underline dark:text-indigo-300 dark:hover:bg-indigo-950";
 
 /** One post of the admin list, with Edit, View and Delete (confirmed in place, or through ?confirm= without JavaScript). */
-export function PostRow({ post, query, pathname, listHref, confirming, deleting, onConfirm, onCancel }: PostRowProps) {
-  const confirmHref = `${pathname}?${new URLSearchParams({ ...(query ? { q: query } : {}), confirm: post.id })}`;
+export function PostRow({ post, query, question }: PostRowProps) {
   return (
     <tr className="align-top hover:bg-slate-50 dark:hover:bg-slate-800/40">
       <td className="min-w-48 px-4 py-3 font-medium" title={post.title}>
@@ -71,17 +65,7 @@ export function PostRow({ post, query, pathname, listHref, confirming, deleting,
           <a href={postPath(post.slug)} target="_blank" rel="noopener noreferrer" className={actionLinkClass}>
             View<span className="sr-only"> {post.title} (opens in a new tab)</span>
           </a>
-          <ConfirmDelete
-            id={post.id}
-            label={post.title}
-            keep={{ q: query }}
-            listHref={listHref}
-            confirmHref={confirmHref}
-            confirming={confirming}
-            deleting={deleting}
-            onConfirm={onConfirm}
-            onCancel={onCancel}
-          />
+          <ConfirmDelete id={post.id} label={post.title} keep={{ q: query }} question={question} />
         </div>
       </td>
     </tr>

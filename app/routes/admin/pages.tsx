@@ -1,16 +1,14 @@
-import { useState } from "react";
-import { data, Link, redirect, useLocation, useNavigation } from "react-router";
-import { AdminTable, EmptyList } from "~/components/admin/admin-list";
+import { data, Link, useLocation } from "react-router";
+import { AdminTable, EmptyList, useDeleteQuestions } from "~/components/admin/admin-list";
 import { PageRow } from "~/components/admin/page-row";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { Pagination } from "~/components/site/pagination";
 import { pagePathname, requireAdmin, writerOf } from "~/lib/auth.server";
-import { redirectWithFlash, takeFlash } from "~/lib/flash.server";
-import { readFormData } from "~/lib/forms.server";
+import { takeFlash } from "~/lib/flash.server";
+import { deleteFromList } from "~/lib/list-delete.server";
 import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
-import { answerDomainErrors, type DomainFailure, throwAsRouteError, withRouteErrors } from "~/lib/route-errors.server";
-import type { DomainError } from "#domain/errors.ts";
-import { formText, queryText } from "#domain/forms.ts";
+import { withRouteErrors } from "~/lib/route-errors.server";
+import { queryText } from "#domain/forms.ts";
 import { isPostId } from "#domain/post.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/pages";
@@ -44,45 +42,29 @@ export const loader = withRouteErrors(
   },
 );
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireAdmin({ request, context });
-  const { services } = context.get(appContext);
-  const formData = await readFormData(request);
-  if (formText(formData, "intent") !== "delete") {
-    throw data({ message: "Unknown action" }, { status: 400 });
-  }
-  const id = formText(formData, "id");
-  const url = new URL(request.url);
-  const back = listPath(pagePathname(url), queryText(url, "page"));
-  // As in the posts list: a failed delete is logged only, and a page already gone needs no
-  // message; the writer sees the list as it is.
-  const answer = (_failure: DomainFailure, error: DomainError) => {
-    if (error.code !== "DATABASE_UNAVAILABLE" && error.code !== "PAGE_NOT_FOUND") throwAsRouteError(error, context);
-    return false;
-  };
-  const deleted = await answerDomainErrors(context, { answer }, async () => {
-    if (!isPostId(id)) return false;
-    await services.pages.deletePage(id, writerOf(user));
-    return true;
+export async function action(args: Route.ActionArgs) {
+  return deleteFromList(args, {
+    remove: async (id, user, services) => {
+      if (!isPostId(id)) return false;
+      await services.pages.deletePage(id, writerOf(user));
+      return true;
+    },
+    back: (url) => listPath(pagePathname(url), queryText(url, "page")),
+    deleted: "page-deleted",
+    gone: "PAGE_NOT_FOUND",
   });
-  return deleted ? redirectWithFlash(request, back, "page-deleted") : redirect(back);
 }
 
 export default function AdminPages({ loaderData }: Route.ComponentProps) {
   const { pages, page, confirmId, flash } = loaderData;
   const { pathname, search } = useLocation();
-  const navigation = useNavigation();
   const pageNumber = new URLSearchParams(search).get("page") ?? "";
-
-  // The question starts from ?confirm= (the path without JavaScript) and is then toggled in place.
-  const [confirming, setConfirming] = useState(confirmId);
-  const [confirmIdSeen, setConfirmIdSeen] = useState(confirmId);
-  if (confirmId !== confirmIdSeen) {
-    setConfirmIdSeen(confirmId);
-    setConfirming(confirmId);
-  }
-  const deletingId = navigation.state === "submitting" ? navigation.formData?.get("id") : undefined;
-  const listHref = listPath(pathname, pageNumber);
+  const question = useDeleteQuestions({
+    confirmId,
+    listHref: listPath(pathname, pageNumber),
+    confirmHref: (id) =>
+      `${pathname}?${new URLSearchParams({ ...(pageNumber ? { page: pageNumber } : {}), confirm: id })}`,
+  });
 
   return (
     <>
@@ -116,16 +98,7 @@ export default function AdminPages({ loaderData }: Route.ComponentProps) {
       ) : (
         <AdminTable columns={PAGE_LIST_COLUMNS} cellClass="px-4 py-3" className="mt-6">
           {pages.map((item) => (
-            <PageRow
-              key={item.id}
-              page={item}
-              listHref={listHref}
-              confirmHref={`${pathname}?${new URLSearchParams({ ...(pageNumber ? { page: pageNumber } : {}), confirm: item.id })}`}
-              confirming={confirming === item.id}
-              deleting={deletingId === item.id}
-              onConfirm={() => setConfirming(item.id)}
-              onCancel={() => setConfirming(null)}
-            />
+            <PageRow key={item.id} page={item} question={question(item.id)} />
           ))}
         </AdminTable>
       )}

@@ -1,6 +1,6 @@
-import { useRef, useState } from "react";
-import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
-import { AdminTable, EmptyList, SearchButton } from "~/components/admin/admin-list";
+import { useRef } from "react";
+import { data, Form, Link, useLocation, useSubmit } from "react-router";
+import { AdminTable, EmptyList, SearchButton, useDeleteQuestions } from "~/components/admin/admin-list";
 import { emailSummary } from "~/components/admin/editor/newsletter-panel";
 import { PostRow } from "~/components/admin/post-row";
 import { sectionLabel } from "~/components/admin/sections";
@@ -8,13 +8,12 @@ import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { Pagination } from "~/components/site/pagination";
 import { appContext } from "#server/request-context.ts";
 import { actorOf, pagePathname, requireAdmin } from "~/lib/auth.server";
-import { setFlash, takeFlash } from "~/lib/flash.server";
-import { readFormData } from "~/lib/forms.server";
-import type { DomainError } from "#domain/errors.ts";
+import { takeFlash } from "~/lib/flash.server";
+import { deleteFromList } from "~/lib/list-delete.server";
 import { formText, queryText } from "#domain/forms.ts";
 import { isPostId } from "#domain/post.ts";
 import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
-import { answerDomainErrors, type DomainFailure, throwAsRouteError, withRouteErrors } from "~/lib/route-errors.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import type { Route } from "./+types/posts";
 
 const POST_LIST_COLUMNS = ["Title", "Author", "Category", "Date", "Status", "Actions"] as const;
@@ -64,45 +63,25 @@ export const loader = withRouteErrors(
   },
 );
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireAdmin({ request, context });
-  const { services } = context.get(appContext);
-  const formData = await readFormData(request);
-  if (formText(formData, "intent") !== "delete") {
-    throw data({ message: "Unknown action" }, { status: 400 });
-  }
-  const id = formText(formData, "id");
-  const back = listPath(pagePathname(new URL(request.url)), formText(formData, "q").trim().slice(0, QUERY_MAX));
-  // docs/spec.md §8: a failed delete is logged only (describeDomainError records the outage);
-  // the admin sees the list as it was.
-  const answer = (_failure: DomainFailure, error: DomainError) => {
-    if (error.code !== "DATABASE_UNAVAILABLE") throwAsRouteError(error, context);
-    return false;
-  };
-  const deleted = await answerDomainErrors(
-    context,
-    { answer },
-    async () => isPostId(id) && services.posts.deletePost(id, actorOf(user)),
-  );
-  if (deleted) return redirect(back, { headers: { "Set-Cookie": await setFlash(request, "deleted") } });
-  return redirect(back);
+export async function action(args: Route.ActionArgs) {
+  return deleteFromList(args, {
+    remove: async (id, user, services) => isPostId(id) && services.posts.deletePost(id, actorOf(user)),
+    back: (url, formData) => listPath(pagePathname(url), formText(formData, "q").trim().slice(0, QUERY_MAX)),
+    deleted: "deleted",
+  });
 }
 
 export default function AdminPosts({ loaderData }: Route.ComponentProps) {
   const { posts, page, query, confirmId, flash } = loaderData;
   const { pathname } = useLocation();
   const label = sectionLabel(pathname);
-  const navigation = useNavigation();
   const submit = useSubmit();
   const searchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-
-  // The confirmation starts from ?confirm= (the no-JS path) and is then toggled in place.
-  const [confirming, setConfirming] = useState(confirmId);
-  const [confirmIdSeen, setConfirmIdSeen] = useState(confirmId);
-  if (confirmId !== confirmIdSeen) {
-    setConfirmIdSeen(confirmId);
-    setConfirming(confirmId);
-  }
+  const question = useDeleteQuestions({
+    confirmId,
+    listHref: listPath(pathname, query),
+    confirmHref: (id) => `${pathname}?${new URLSearchParams({ ...(query ? { q: query } : {}), confirm: id })}`,
+  });
 
   const searchAsYouType = (form: HTMLFormElement) => {
     clearTimeout(searchTimer.current);
@@ -111,8 +90,6 @@ export default function AdminPosts({ loaderData }: Route.ComponentProps) {
       SEARCH_DEBOUNCE_MS,
     );
   };
-
-  const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete";
 
   return (
     <>
@@ -167,17 +144,7 @@ export default function AdminPosts({ loaderData }: Route.ComponentProps) {
       ) : (
         <AdminTable columns={POST_LIST_COLUMNS} cellClass="px-4 py-3" className="mt-6">
           {posts.map((post) => (
-            <PostRow
-              key={post.id}
-              post={post}
-              query={query}
-              pathname={pathname}
-              listHref={listPath(pathname, query)}
-              confirming={confirming === post.id}
-              deleting={deleting && navigation.formData?.get("id") === post.id}
-              onConfirm={() => setConfirming(post.id)}
-              onCancel={() => setConfirming(null)}
-            />
+            <PostRow key={post.id} post={post} query={query} question={question(post.id)} />
           ))}
         </AdminTable>
       )}
