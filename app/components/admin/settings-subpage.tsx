@@ -2,6 +2,7 @@ import type { ComponentProps, ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { FormError } from "~/components/ui/field";
 import { buttonStyles } from "~/components/ui/styles";
+import { FlashNotice } from "./flash-notice";
 
 /**
  * A settings page under a screen (Comments → settings, Analytics → settings): the way back, the
@@ -34,14 +35,7 @@ export function SettingsSubpage({
         </Link>
       </p>
       <h1 className="mt-2 text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
-      {savedNotice ? (
-        <p
-          role="status"
-          className="mt-6 rounded-md border border-emerald-200 bg-emerald-50 px-4 py-2 text-sm font-medium text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
-        >
-          {savedNotice}
-        </p>
-      ) : null}
+      <FlashNotice message={savedNotice} className="mt-6" />
       <Form
         key={JSON.stringify(stored)}
         method="post"

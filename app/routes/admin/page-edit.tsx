@@ -4,6 +4,7 @@ import { RevisionList } from "~/components/admin/editor/revision-list";
 import { EditorNote, UnsavedNotice } from "~/components/admin/editor/unsaved-notice";
 import { PageForm } from "~/components/admin/page-form";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
+import { FlashNotice } from "~/components/admin/flash-notice";
 import { editorAction, editorLoader, PAGE_EDITOR } from "~/lib/editor.server";
 import { showsOriginalDesign } from "#domain/page.ts";
 import { pagePath } from "#domain/site-urls.ts";
@@ -30,14 +31,7 @@ export default function AdminPageEdit({ loaderData, actionData }: Route.Componen
           </a>
         ) : null}
       </div>
-      {loaderData.flash ? (
-        <p
-          role="status"
-          className="mb-6 rounded-md border border-emerald-200 bg-emerald-50 px-4 py-2 text-sm font-medium text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
-        >
-          {loaderData.flash}
-        </p>
-      ) : null}
+      <FlashNotice message={loaderData.flash} className="mb-6" />
       {loaderData.originalDesign ? (
         <EditorNote>Readers see this page&apos;s original design until you save it.</EditorNote>
       ) : null}

@@ -3,6 +3,7 @@ import { AdminTable, EmptyList, useDeleteQuestions } from "~/components/admin/ad
 import { PageRow } from "~/components/admin/page-row";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { Pagination } from "~/components/site/pagination";
+import { FlashNotice } from "~/components/admin/flash-notice";
 import { pagePathname, requireAdmin, writerOf } from "~/lib/auth.server";
 import { takeFlash } from "~/lib/flash.server";
 import { deleteFromList } from "~/lib/list-delete.server";
@@ -84,14 +85,7 @@ export default function AdminPages({ loaderData }: Route.ComponentProps) {
         </Link>
       </div>
 
-      {flash ? (
-        <p
-          role="status"
-          className="mt-6 rounded-md border border-emerald-200 bg-emerald-50 px-4 py-2 text-sm font-medium text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
-        >
-          {flash}
-        </p>
-      ) : null}
+      <FlashNotice message={flash} className="mt-6" />
 
       {pages.length === 0 ? (
         <EmptyList className="mt-10">No pages yet. Create your first page!</EmptyList>

@@ -8,6 +8,7 @@ import { RevisionList } from "~/components/admin/editor/revision-list";
 import { UnsavedNotice } from "~/components/admin/editor/unsaved-notice";
 import { PostForm } from "~/components/admin/post-form";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
+import { FlashNotice } from "~/components/admin/flash-notice";
 import { editorAction, editorLoader, POST_EDITOR } from "~/lib/editor.server";
 import { postPath } from "~/lib/post-card-data";
 import type { Route } from "./+types/post-edit";
@@ -54,14 +55,7 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
           </a>
         </div>
       </div>
-      {loaderData.flash ? (
-        <p
-          role="status"
-          className="mb-6 rounded-md border border-emerald-200 bg-emerald-50 px-4 py-2 text-sm font-medium text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
-        >
-          {loaderData.flash}
-        </p>
-      ) : null}
+      <FlashNotice message={loaderData.flash} className="mb-6" />
       <NewsletterPanel postId={loaderData.id} newsletter={loaderData.email.newsletter} send={loaderData.send} />
       {loaderData.fediverse ? <PostFediverseLine postId={loaderData.id} counts={loaderData.fediverse} /> : null}
       <UnsavedNotice unsavedSince={loaderData.unsavedSince} recovering={loaderData.recovering} />

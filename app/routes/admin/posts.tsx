@@ -6,6 +6,7 @@ import { PostRow } from "~/components/admin/post-row";
 import { sectionLabel } from "~/components/admin/sections";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { Pagination } from "~/components/site/pagination";
+import { FlashNotice } from "~/components/admin/flash-notice";
 import { appContext } from "#server/request-context.ts";
 import { actorOf, pagePathname, requireAdmin } from "~/lib/auth.server";
 import { takeFlash } from "~/lib/flash.server";
@@ -107,14 +108,7 @@ export default function AdminPosts({ loaderData }: Route.ComponentProps) {
         </Link>
       </div>
 
-      {flash ? (
-        <p
-          role="status"
-          className="mt-6 rounded-md border border-emerald-200 bg-emerald-50 px-4 py-2 text-sm font-medium text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
-        >
-          {flash}
-        </p>
-      ) : null}
+      <FlashNotice message={flash} className="mt-6" />
 
       <Form
         method="get"
