@@ -4,12 +4,12 @@
 import type { Server } from "node:http";
 import path from "node:path";
 import type { ViteDevServer } from "vite";
+import type { Worker } from "./server/kernel/workers.ts";
 
 type ServerModule = typeof import("./server/app.ts");
 
 const dev = process.argv.includes("--dev");
 const SHUTDOWN_GRACE_MS = 10_000;
-const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
 
 async function loadServerModule(): Promise<{ server: ServerModule; vite?: ViteDevServer }> {
   if (!dev) {
@@ -87,9 +87,14 @@ async function main(): Promise<void> {
   // So is the fediverse handle, in the footer's "Follow @blog@host".
   services.fediverse.onChange(() => pageCache.clear());
   // Another server's save must reach this one's cached pages, which are served without reading settings.
-  const stopWatchingSettings = services.siteSettings.watch((error: unknown) =>
-    logger.error({ err: error }, "checking the site settings failed"),
-  );
+  let stopWatchingSettings = () => {};
+  const settingsWatch: Worker = {
+    name: "settings watch",
+    start: async () => {
+      stopWatchingSettings = services.siteSettings.watch(server.reportTo(logger, "checking the site settings failed"));
+    },
+    stop: async () => stopWatchingSettings(),
+  };
 
   // The blog's actor: keys are made on the first start; delivery waits for the worker below.
   const fediverse = await server.createBlogFederation({
@@ -132,49 +137,49 @@ async function main(): Promise<void> {
     );
   }
 
-  const purgeExpired = () =>
-    services.housekeeping
-      .purgeExpired()
-      .then((purged) => logger.debug(purged, "expired sessions and rate limits purged"))
-      .catch((error: unknown) => logger.error({ err: error }, "housekeeping failed"));
-  await purgeExpired();
-  const housekeeping = setInterval(purgeExpired, HOUSEKEEPING_INTERVAL_MS);
-  housekeeping.unref();
-
-  // Beacons wait in memory at most a second; every app server also takes its turn at the rollups.
-  services.analytics.start({
-    error: (error: unknown, message: string) => logger.error({ err: error }, message),
-    warn: (message: string) => logger.warn(message),
-  });
-
   // The outbox's worker: every app server with SMTP_URL sends its share of what is queued.
   const mailer = config.mail ? await server.createMailer(config.mail) : undefined;
-  if (mailer) {
-    services.outbox.start(
-      mailer,
-      (error: unknown) => logger.error({ err: error }, "sending queued email failed"),
-      // Scheduled posts that want their email are queued by whichever server looks first, and so
-      // are the confirmations subscriptions asked for (their answer went before the email was queued).
-      async () => {
-        await services.postNewsletter.sendDuePosts();
-        await services.subscriptions.sendRequestedConfirmations();
-      },
-    );
-  } else {
-    logger.info("Email is off: set SMTP_URL and MAIL_FROM to send newsletters (README, Configuration).");
-  }
+  if (!mailer) logger.info("Email is off: set SMTP_URL and MAIL_FROM to send newsletters (README, Configuration).");
 
-  // Every app server delivers its share of the fediverse queue; a saved post is swept at once.
-  // The sweep compares posts alone: a comment or a page changes nothing followers are sent.
-  await fediverse.start();
+  // This server's background loops (server/kernel/workers.ts), started in this order and stopped
+  // in the reverse one on SIGTERM, each after the run in flight: the batch being sent is recorded,
+  // deliveries in flight leave the queue, views in memory are written, an import says how far it got.
+  const workers: Worker[] = [
+    settingsWatch,
+    services.housekeeping.worker(server.reportTo(logger, "housekeeping failed"), (purged) =>
+      logger.debug(purged, "expired sessions and rate limits purged"),
+    ),
+    services.analytics.worker({
+      error: (error: unknown, message: string) => logger.error({ err: error }, message),
+      warn: (message: string) => logger.warn(message),
+    }),
+    services.subscribers.worker,
+    // Every app server delivers its share of the fediverse queue and sweeps for posts to send.
+    fediverse.worker,
+    ...(mailer
+      ? [
+          services.outbox.worker(
+            mailer,
+            server.reportTo(logger, "sending queued email failed"),
+            // Scheduled posts that want their email are queued by whichever server looks first, and so
+            // are the confirmations subscriptions asked for (their answer went before the email was queued).
+            async () => {
+              await services.postNewsletter.sendDuePosts();
+              await services.subscriptions.sendRequestedConfirmations();
+            },
+          ),
+        ]
+      : []),
+  ];
+  await server.startWorkers(workers);
+  // A saved post is swept at once. The sweep compares posts alone: a comment or a page changes
+  // nothing followers are sent.
   services.changes.subscribe(() => void fediverse.nudge(), ["post"]);
 
   let shuttingDown = false;
   const shutdown = (signal: string) => {
     if (shuttingDown) return;
     shuttingDown = true;
-    clearInterval(housekeeping);
-    stopWatchingSettings();
     logger.info(`${signal} received: finishing in-flight requests`);
     const forceExit = setTimeout(() => {
       logger.warn("requests still open after the grace period; closing them");
@@ -182,16 +187,8 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     forceExit.unref();
     listener.close(async () => {
-      // The batch in flight is sent and recorded before the database closes.
-      await services.outbox.stop();
-      // Deliveries in flight finish and leave the queue; the rest wait there for the next start.
-      await fediverse.stop();
-      // Views still in memory are written: a graceful stop loses none.
-      await services.analytics
-        .stop()
-        .catch((error: unknown) => logger.error({ err: error }, "writing analytics failed"));
-      // A subscriber import running here stops at its next batch, says how far it got, and its upload goes.
-      await services.subscribers.stop();
+      // Each finishes its run in flight before the database closes; what is still queued waits there.
+      await server.stopWorkers(workers, logger);
       mailer?.close();
       await vite?.close();
       await relay?.close();

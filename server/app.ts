@@ -12,6 +12,7 @@ export { createBlogFederation } from "./federation/federation.ts";
 export { holdPidFile } from "./db/restore.ts";
 export { createHttpApp, refuseConnect } from "./http.ts";
 export { createLogger } from "./logger.ts";
+export { reportTo, startWorkers, stopWorkers } from "./kernel/workers.ts";
 export { createPageCache } from "./page-cache.ts";
 export { createMailer } from "./services/mailer.ts";
 export { createServices } from "./services/index.ts";

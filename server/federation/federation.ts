@@ -17,6 +17,7 @@ import { DatabaseKvStore } from "./kv-store.ts";
 import { registerInbox } from "./inbox.ts";
 import { createInboxGate, type InboxRateLimits } from "./inbox-gate.ts";
 import { DatabaseMessageQueue, type MessageQueueTuning } from "./message-queue.ts";
+import { type PeriodicWorker, periodicWorker } from "../kernel/workers.ts";
 
 /** A follower as the admin's actions name it. */
 type FollowerAnswerTarget = Pick<FollowerDetail, "actorUrl" | "inboxUrl" | "followActivityId">;
@@ -204,6 +205,8 @@ export async function createBlogFederation(options: BlogFederationOptions) {
     requestHandle,
     /** One comparison of what is public with what was sent; the worker runs it on a timer. */
     sweep,
+    /** Delivering, as one of the server's workers: the queue's listener and the sweep. */
+    worker,
     /** Starts delivering: the queue's listener and the sweep. Call once, at boot. */
     start: worker.start,
     /** Lets the deliveries in flight finish, then stops. */
@@ -224,6 +227,10 @@ function bindPosts(posts: FederationServices["posts"]): Omit<PostSources, "siteU
 const DEFAULT_SWEEP_INTERVAL_MS = 15_000;
 const KV_PURGE_EVERY_SWEEPS = 240;
 
+/**
+ * This server's share of the fediverse (server/kernel/workers.ts): Fedify's queue listener, which
+ * delivers, and the sweep, which compares what is public with what followers were sent.
+ */
 function createWorker({
   federation,
   queue,
@@ -238,52 +245,40 @@ function createWorker({
   sweep: () => Promise<SweepReport>;
   sweepIntervalMs?: number;
   onError: (error: unknown) => void;
-}) {
+}): PeriodicWorker {
   let controller: AbortController | undefined;
   let listening: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<void> | undefined;
-  let again = false;
   let sweeps = 0;
-
-  function runSweep(): Promise<void> {
-    if (sweeping) {
-      again = true;
-      return sweeping;
-    }
-    sweeping = (async () => {
-      do {
-        again = false;
-        sweeps += 1;
-        await sweep().catch(onError);
-        if (sweeps % KV_PURGE_EVERY_SWEEPS === 0) await kv.purgeExpired().catch(onError);
-      } while (again && controller && !controller.signal.aborted);
-    })().finally(() => {
-      sweeping = undefined;
-    });
-    return sweeping;
-  }
+  const sweeper = periodicWorker({
+    name: "fediverse delivery",
+    everyMs: sweepIntervalMs,
+    onError,
+    runAtStart: true,
+    run: async () => {
+      sweeps += 1;
+      await sweep().catch(onError);
+      if (sweeps % KV_PURGE_EVERY_SWEEPS === 0) await kv.purgeExpired();
+    },
+  });
 
   return {
+    name: sweeper.name,
     async start(): Promise<void> {
       if (controller) return;
       controller = new AbortController();
       await queue.releaseStaleClaims();
       listening = federation.startQueue(undefined, { signal: controller.signal });
-      timer = setInterval(() => void runSweep(), sweepIntervalMs);
-      timer.unref();
-      void runSweep();
+      await sweeper.start();
     },
     async stop(): Promise<void> {
       if (!controller) return;
       controller.abort();
-      clearInterval(timer);
-      await sweeping;
+      await sweeper.stop();
       await listening;
       controller = undefined;
     },
     nudge(): Promise<void> {
-      return controller ? runSweep() : Promise.resolve();
+      return controller ? sweeper.nudge() : Promise.resolve();
     },
   };
 }

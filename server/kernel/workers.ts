@@ -85,10 +85,12 @@ export function periodicWorker({
     async start(): Promise<void> {
       if (started) return;
       started = true;
+      stopped = false;
       if (runAtStart) void runNow();
       else schedule();
     },
     async stop(): Promise<void> {
+      started = false;
       stopped = true;
       clearTimeout(timer);
       await running;

@@ -17,6 +17,7 @@ import { isDomainError } from "#domain/errors.ts";
 import { describeFeedFetcher, describeReaderAgent } from "../analytics/user-agent.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
+import { type PeriodicWorker, periodicWorker, type Worker } from "../kernel/workers.ts";
 import * as repository from "../repositories/analytics.ts";
 import { readSetting, writeSetting } from "../repositories/settings.ts";
 
@@ -84,7 +85,7 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
   let flushing: Promise<void> | undefined;
   /** The last write found the database down: retrying is the timer's, once a pass, not every beacon's. */
   let writeFailed = false;
-  let timers: NodeJS.Timeout[] = [];
+  let loops: PeriodicWorker[] = [];
   let reporter: AnalyticsReporter | undefined;
   const listeners = new Set<(settings: AnalyticsSettings) => void>();
 
@@ -129,7 +130,7 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
 
   /** A full buffer is written at once; during an outage the timer alone retries, and alone reports it. */
   function scheduleFlush(): void {
-    if (events.length >= tuning.flushRows && !flushing && !writeFailed && timers.length > 0) {
+    if (events.length >= tuning.flushRows && !flushing && !writeFailed && loops.length > 0) {
       flush().catch((error: unknown) => {
         if (!isDomainError(error, "DATABASE_UNAVAILABLE")) reporter?.error(error, "writing analytics events failed");
       });
@@ -189,6 +190,25 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
       await repository.deleteSaltsBefore(db, day);
     });
     return { events: result.events };
+  }
+
+  function start(report: AnalyticsReporter): void {
+    reporter = report;
+    const every = (name: string, everyMs: number, run: () => Promise<unknown>, failure: string) =>
+      periodicWorker({ name, everyMs, run, onError: (error) => report.error(error, failure) });
+    loops = [
+      every("analytics writes", tuning.flushMs, flush, "writing analytics events failed"),
+      every("analytics rollups", tuning.rollupMs, rollUp, "rolling up analytics failed"),
+    ];
+    for (const loop of loops) void loop.start();
+  }
+
+  /** Lets a write or rollup in flight finish, then writes what is left: a graceful stop loses no view. */
+  async function stop(): Promise<void> {
+    const stopping = loops;
+    loops = [];
+    await Promise.all(stopping.map((loop) => loop.stop()));
+    await flush();
   }
 
   return {
@@ -278,21 +298,13 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
       return { ...purged, salts };
     },
 
-    /** Starts the flush and rollup timers; `stop` writes what is left. */
-    start(report: AnalyticsReporter): void {
-      reporter = report;
-      const every = (ms: number, work: () => Promise<unknown>, failure: string) =>
-        setInterval(() => void work().catch((error: unknown) => report.error(error, failure)), ms).unref();
-      timers = [
-        every(tuning.flushMs, flush, "writing analytics events failed"),
-        every(tuning.rollupMs, rollUp, "rolling up analytics failed"),
-      ];
-    },
+    /** Starts the flush and rollup loops; `stop` writes what is left. */
+    start,
+    stop,
 
-    async stop(): Promise<void> {
-      for (const timer of timers) clearInterval(timer);
-      timers = [];
-      await flush();
+    /** Beacons wait in memory at most a second; every app server also takes its turn at the rollups. */
+    worker(report: AnalyticsReporter): Worker {
+      return { name: "analytics", start: async () => start(report), stop };
     },
 
     /** Events waiting in memory: what a crash would lose. */

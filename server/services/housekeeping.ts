@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
+import { periodicWorker, type Worker, type WorkerErrorReporter } from "../kernel/workers.ts";
 import { deleteExpiredInvitations } from "../repositories/invitations.ts";
 import { deleteStaleRateLimits } from "../repositories/rate-limits.ts";
 import type { Analytics } from "./analytics.ts";
@@ -9,6 +10,10 @@ import type { AuthService } from "./auth.ts";
 
 /** No rate-limit window is longer than a day, so older counters can go. */
 const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Every app server purges at start and once an hour: nothing expired is worth a quicker look. */
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
+
+type Purged = { sessions: number; rateLimits: number; invitations: number; auditEntries: number };
 
 export function createHousekeeping({
   db,
@@ -23,22 +28,35 @@ export function createHousekeeping({
   audit: AuditLog;
   analytics: Analytics;
 }) {
+  /**
+   * Deletes expired sessions, finished rate-limit counters, expired invitations and audit
+   * entries older than 180 days, analytics events past their retention and past days' salts;
+   * safe to run from every app server.
+   */
+  async function purgeExpired(): Promise<Purged> {
+    const at = now();
+    const sessions = await auth.deleteExpiredSessions();
+    const rateLimits = await guardDatabase(() =>
+      deleteStaleRateLimits(db, new Date(at.getTime() - RATE_LIMIT_RETENTION_MS).toISOString(), at.toISOString()),
+    );
+    const invitations = await guardDatabase(() => deleteExpiredInvitations(db, at.toISOString()));
+    const auditEntries = await audit.purgeOld();
+    await analytics.purgeExpired();
+    return { sessions, rateLimits, invitations, auditEntries };
+  }
+
   return {
-    /**
-     * Deletes expired sessions, finished rate-limit counters, expired invitations and audit
-     * entries older than 180 days, analytics events past their retention and past days' salts;
-     * safe to run from every app server.
-     */
-    async purgeExpired(): Promise<{ sessions: number; rateLimits: number; invitations: number; auditEntries: number }> {
-      const at = now();
-      const sessions = await auth.deleteExpiredSessions();
-      const rateLimits = await guardDatabase(() =>
-        deleteStaleRateLimits(db, new Date(at.getTime() - RATE_LIMIT_RETENTION_MS).toISOString(), at.toISOString()),
-      );
-      const invitations = await guardDatabase(() => deleteExpiredInvitations(db, at.toISOString()));
-      const auditEntries = await audit.purgeOld();
-      await analytics.purgeExpired();
-      return { sessions, rateLimits, invitations, auditEntries };
+    purgeExpired,
+
+    /** Purges at start and then every hour; `onPurged` hears what each pass deleted. */
+    worker(onError: WorkerErrorReporter, onPurged: (purged: Purged) => void): Worker {
+      return periodicWorker({
+        name: "housekeeping",
+        everyMs: HOUSEKEEPING_INTERVAL_MS,
+        runAtStart: true,
+        run: () => purgeExpired().then(onPurged),
+        onError,
+      });
     },
   };
 }

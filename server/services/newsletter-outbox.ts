@@ -21,6 +21,7 @@ import {
   type SendProgress,
 } from "../repositories/email-outbox.ts";
 import { newId } from "../repositories/rows.ts";
+import { type PeriodicWorker, periodicWorker, type Worker } from "../kernel/workers.ts";
 import type { Mailer, OutgoingMessage } from "./mailer.ts";
 import { MailerError } from "./mailer.ts";
 
@@ -75,9 +76,9 @@ export function createOutbox({
   tuning?: OutboxTuning;
 }) {
   const { leaseMs, pollMs, retryBaseMs, batchSize } = { ...DEFAULTS, ...tuning };
-  let worker: Worker | undefined;
+  let running: PeriodicWorker | undefined;
 
-  const wakeWorker = () => worker?.wake();
+  const wakeWorker = () => void running?.nudge();
 
   async function runBatch(mailer: Mailer, limit: number): Promise<boolean> {
     const at = now();
@@ -176,30 +177,54 @@ export function createOutbox({
     };
   }
 
-  async function work(mailer: Mailer, state: Worker, onError: (error: unknown) => void, tick?: () => Promise<unknown>) {
+  /** One turn of the worker; true when it sent a batch, so the next may be waiting already. */
+  function createTurn(mailer: Mailer, tick?: () => Promise<unknown>): () => Promise<boolean> {
     const limit = Math.max(1, Math.min(batchSize, mailer.rate));
     let releasedAt = 0;
     let tickedAt = 0;
-    while (!state.stopped) {
-      try {
-        // Between batches too, so a post whose time comes during a long send is not kept waiting.
-        if (tick && Date.now() - tickedAt >= pollMs) {
-          tickedAt = Date.now();
-          await tick();
-        }
-        // One process serves a SQLite file, so any claim left there is a crashed run's.
-        if (releasedAt === 0 && dialect === "sqlite") await releaseExpiredClaims(db, undefined);
-        if (Date.now() - releasedAt >= leaseMs / 2) {
-          await releaseExpiredClaims(db, now().toISOString());
-          releasedAt = Date.now();
-        }
-        state.woken = false;
-        if (await runBatch(mailer, limit)) continue;
-      } catch (error) {
-        onError(error);
+    return async () => {
+      // Between batches too, so a post whose time comes during a long send is not kept waiting.
+      if (tick && Date.now() - tickedAt >= pollMs) {
+        tickedAt = Date.now();
+        await tick();
       }
-      await state.sleep(pollMs);
-    }
+      // One process serves a SQLite file, so any claim left there is a crashed run's.
+      if (releasedAt === 0 && dialect === "sqlite") await releaseExpiredClaims(db, undefined);
+      if (Date.now() - releasedAt >= leaseMs / 2) {
+        await releaseExpiredClaims(db, now().toISOString());
+        releasedAt = Date.now();
+      }
+      return runBatch(mailer, limit);
+    };
+  }
+
+  /**
+   * This server's sender (server/kernel/workers.ts); `onError` hears of a batch that failed (the
+   * database was away). `tick` runs every poll before the worker looks for work: it queues posts
+   * whose time has come. Its stop lets the batch in flight finish and record its results.
+   */
+  function worker(mailer: Mailer, onError: (error: unknown) => void, tick?: () => Promise<unknown>): Worker {
+    const loop = periodicWorker({
+      name: "newsletter outbox",
+      everyMs: pollMs,
+      run: createTurn(mailer, tick),
+      onError,
+      runAtStart: true,
+    });
+    return {
+      name: loop.name,
+      async start() {
+        if (running) return;
+        running = loop;
+        await loop.start();
+      },
+      async stop() {
+        if (running !== loop) return;
+        running = undefined;
+        await loop.stop();
+      },
+      nudge: wakeWorker,
+    };
   }
 
   return {
@@ -241,64 +266,23 @@ export function createOutbox({
       return guardDatabase(() => findSendProgress(db, sendId));
     },
 
-    /**
-     * Starts this server's worker; `onError` hears of a batch that failed (the database was away).
-     * `tick` runs every poll before the worker looks for work: it queues posts whose time has come.
-     */
+    worker,
+
+    /** Starts this server's worker at once (tests and tools; `server.ts` starts `worker` in its list). */
     start(mailer: Mailer, onError: (error: unknown) => void, tick?: () => Promise<unknown>): void {
-      if (worker) return;
-      worker = createWorker();
-      worker.done = work(mailer, worker, onError, tick);
+      void worker(mailer, onError, tick).start();
     },
 
     /** Lets the batch in flight finish and record its results, then returns. */
     async stop(): Promise<void> {
-      if (!worker) return;
-      const state = worker;
-      worker = undefined;
-      state.stopped = true;
-      state.wake();
-      await state.done;
+      const loop = running;
+      running = undefined;
+      await loop?.stop();
     },
   };
 }
 
 export type Outbox = ReturnType<typeof createOutbox>;
-
-interface Worker {
-  stopped: boolean;
-  /** Set by `wake` while a batch runs, so the worker looks again instead of sleeping. */
-  woken: boolean;
-  done: Promise<void>;
-  wake: () => void;
-  sleep: (ms: number) => Promise<void>;
-}
-
-function createWorker(): Worker {
-  let interrupt = () => {};
-  const worker: Worker = {
-    stopped: false,
-    woken: false,
-    done: Promise.resolve(),
-    wake() {
-      worker.woken = true;
-      interrupt();
-    },
-    sleep(ms) {
-      if (worker.woken || worker.stopped) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        interrupt = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      }).finally(() => {
-        interrupt = () => {};
-      });
-    },
-  };
-  return worker;
-}
 
 /**
  * Writes accepted messages as they come: one write at a time, and the messages accepted while it

@@ -13,6 +13,7 @@ import {
 } from "#domain/subscribers.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
+import type { Worker } from "../kernel/workers.ts";
 import { inTransaction, newId } from "../repositories/rows.ts";
 import * as imports from "../repositories/subscriber-imports.ts";
 import * as subscribers from "../repositories/subscribers.ts";
@@ -79,6 +80,10 @@ function toImportStatus(record: imports.SubscriberImportRecord, now: Date): Subs
 export function createSubscriberAdmin({ db, now }: { db: Kysely<Database>; now: () => Date }) {
   const running = new Set<Promise<SubscriberImportStatus>>();
   const stopping = new AbortController();
+  async function stop(): Promise<void> {
+    stopping.abort();
+    await Promise.all(running);
+  }
 
   /**
    * The import itself: IMPORT_BATCH rows a transaction, with the record's counts and heartbeat in
@@ -265,10 +270,10 @@ export function createSubscriberAdmin({ db, now }: { db: Kysely<Database>; now: 
     },
 
     /** Stops the imports this server runs at their next batch, recorded as stopped, and waits for them (shutdown). */
-    async stop(): Promise<void> {
-      stopping.abort();
-      await Promise.all(running);
-    },
+    stop,
+
+    /** The imports this server runs, among its workers: each starts with an upload and ends at `stop`. */
+    worker: { name: "subscriber import", start: async () => {}, stop } satisfies Worker,
 
     /** The whole list as CSV (email, state, created_at, confirmed_at), oldest first, a page at a time. */
     async *exportCsv(): AsyncGenerator<string> {
