@@ -25,7 +25,6 @@ import {
   VISITORS_NOW_MINUTES,
 } from "#domain/analytics-report.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import { readRollupTail, type RollupTail } from "../repositories/analytics.ts";
 import * as reports from "../repositories/analytics-reports.ts";
 import { csvCell } from "./subscriber-csv.ts";
@@ -198,45 +197,41 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
       };
       const window = utcWindow(range);
       const today = dayIn(timeZone, now());
-      return guardDatabase(async () => {
-        const tail = await readTail();
-        const [totals, previous, series, visitorsNow, lists, subscribers, followers, feeds] = await Promise.all([
-          sumWithTail("total", range, today, tail),
-          sumWithTail("total", range.previous, today, tail),
-          readSeries(range, tail),
-          reports.countVisitorsSince(db, recent.from, recent.to),
-          Promise.all(
-            REPORT_LISTS.map(({ dimension }) =>
-              readList(dimension, range, today, listPage?.dimension === dimension ? listPage.page : 1, tail),
-            ),
+      const tail = await readTail();
+      const [totals, previous, series, visitorsNow, lists, subscribers, followers, feeds] = await Promise.all([
+        sumWithTail("total", range, today, tail),
+        sumWithTail("total", range.previous, today, tail),
+        readSeries(range, tail),
+        reports.countVisitorsSince(db, recent.from, recent.to),
+        Promise.all(
+          REPORT_LISTS.map(({ dimension }) =>
+            readList(dimension, range, today, listPage?.dimension === dimension ? listPage.page : 1, tail),
           ),
-          reports.countConfirmedSubscribersByHour(db, window.from, window.to),
-          reports.countFollowersByHour(db, window.from, window.to),
-          reports.listFeedDays(db, range),
-        ]);
-        return {
-          range,
-          totals,
-          previous,
-          series,
-          visitorsNow,
-          lists,
-          subscribers: bucketCounts(range, timeZone, subscribers),
-          followers: bucketCounts(range, timeZone, followers),
-          feedReaders: feedReaders(feeds),
-        };
-      });
+        ),
+        reports.countConfirmedSubscribersByHour(db, window.from, window.to),
+        reports.countFollowersByHour(db, window.from, window.to),
+        reports.listFeedDays(db, range),
+      ]);
+      return {
+        range,
+        totals,
+        previous,
+        series,
+        visitorsNow,
+        lists,
+        subscribers: bucketCounts(range, timeZone, subscribers),
+        followers: bucketCounts(range, timeZone, followers),
+        feedReaders: feedReaders(feeds),
+      };
     },
 
     /** A post's views and visitors over the last POST_VIEWS_DAYS days, today included. */
     async postViews(path: string, timeZone: string): Promise<Figures> {
       const today = dayIn(timeZone, now());
       const range = { from: addDays(today, 1 - POST_VIEWS_DAYS), to: today };
-      return guardDatabase(async () => {
-        const tail = await readTail();
-        const rolled = await reports.sumDimensionValue(db, "path", path, range);
-        return addFigures(rolled, tailByValue(tail, "path", range).get(path));
-      });
+      const tail = await readTail();
+      const rolled = await reports.sumDimensionValue(db, "path", path, range);
+      return addFigures(rolled, tailByValue(tail, "path", range).get(path));
     },
 
     /**
@@ -247,8 +242,8 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
       // The export knows no time zone: the latest day anywhere only picks how to read, never what.
       const span = splitIntoMonths(range, addDays(dayIn("UTC", now()), 1));
       // One grouping over the span: the tail is merged into the whole list, so it is read whole.
-      const rows = await guardDatabase(() => reports.listTopValues(db, "path", span, {}));
-      const tail = await guardDatabase(readTail);
+      const rows = await reports.listTopValues(db, "path", span, {});
+      const tail = await readTail();
       yield `${ANALYTICS_CSV_COLUMNS.join(",")}\r\n`;
       const merged = mergeTail(rows, tailByValue(tail, "path", range));
       for (let start = 0; start < merged.length; start += EXPORT_BATCH) {

@@ -1,6 +1,5 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import * as auditLog from "../repositories/audit-log.ts";
 import type { Db } from "../repositories/rows.ts";
 
@@ -40,20 +39,18 @@ export function createAuditLog({ db, now }: { db: Kysely<Database>; now: () => D
   return {
     /** `trx`: the transaction of the change recorded, so the change and its entry are kept together or not at all. */
     async record(actor: Actor, action: AuditAction, detail = "", trx: Db = db): Promise<void> {
-      await guardDatabase(() =>
-        auditLog.insertAuditEntry(trx, {
-          createdAt: now().toISOString(),
-          actorId: actor.id,
-          actorLabel: actor.label.slice(0, 254),
-          action,
-          detail: detail.slice(0, 500),
-        }),
-      );
+      await auditLog.insertAuditEntry(trx, {
+        createdAt: now().toISOString(),
+        actorId: actor.id,
+        actorLabel: actor.label.slice(0, 254),
+        action,
+        detail: detail.slice(0, 500),
+      });
     },
 
     /** A page of entries, newest first, and the cursor of the next page when there is one. */
     async listPage(before?: auditLog.AuditCursor) {
-      const rows = await guardDatabase(() => auditLog.listAuditEntries(db, { before, limit: AUDIT_PAGE_SIZE + 1 }));
+      const rows = await auditLog.listAuditEntries(db, { before, limit: AUDIT_PAGE_SIZE + 1 });
       const entries = rows.slice(0, AUDIT_PAGE_SIZE);
       const last = entries.at(-1);
       const next = rows.length > AUDIT_PAGE_SIZE && last ? { createdAt: last.createdAt, id: last.id } : undefined;
@@ -62,7 +59,7 @@ export function createAuditLog({ db, now }: { db: Kysely<Database>; now: () => D
 
     async purgeOld(): Promise<number> {
       const cutoff = new Date(now().getTime() - AUDIT_RETENTION_MS).toISOString();
-      return guardDatabase(() => auditLog.deleteAuditEntriesBefore(db, cutoff));
+      return auditLog.deleteAuditEntriesBefore(db, cutoff);
     },
   };
 }

@@ -3,7 +3,6 @@ import type { Kysely } from "kysely";
 import type { Role } from "#domain/account.ts";
 import { DomainError } from "#domain/errors.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import * as admins from "../repositories/admins.ts";
 import * as sessions from "../repositories/sessions.ts";
 import type { AuditLog } from "./audit.ts";
@@ -82,7 +81,7 @@ export function createAuthService({
 
   async function createAdmin(email: string, password: string) {
     const passwordHash = await hashPassword(password, passwordCost);
-    return guardDatabase(() => admins.insertAdmin(db, { email, passwordHash, createdAt: now().toISOString() }));
+    return admins.insertAdmin(db, { email, passwordHash, createdAt: now().toISOString() });
   }
 
   async function openSession(
@@ -90,21 +89,19 @@ export function createAuthService({
     client: ClientDetails,
   ): Promise<{ token: string; user: SessionUser }> {
     const token = createToken();
-    await guardDatabase(() =>
-      sessions.insertSession(db, {
-        idHash: hashToken(token),
-        adminId: account.id,
-        now: now().toISOString(),
-        userAgent: client.userAgent,
-      }),
-    );
+    await sessions.insertSession(db, {
+      idHash: hashToken(token),
+      adminId: account.id,
+      now: now().toISOString(),
+      userAgent: client.userAgent,
+    });
     await audit.record({ id: account.id, label: account.displayName }, "sign-in");
     return { token, user: toSessionUser(account) };
   }
 
   /** The password's account, or INVALID_CREDENTIALS (recorded in the audit log). */
   async function checkPassword(email: string, password: string) {
-    const account = await guardDatabase(() => admins.findAdminByEmail(db, email));
+    const account = await admins.findAdminByEmail(db, email);
     const valid = await verifyPassword(password, await passwordHashOrDecoy(account));
     if (!account || !valid) {
       await audit.record(
@@ -132,12 +129,12 @@ export function createAuthService({
     createAdmin,
 
     async hasAnyAdmin(): Promise<boolean> {
-      return guardDatabase(() => admins.adminExists(db));
+      return admins.adminExists(db);
     },
 
     /** Creates the account unless one with this email exists; true when it created one. */
     async ensureAdmin(email: string, password: string): Promise<boolean> {
-      if (await guardDatabase(() => admins.findAdminByEmail(db, email))) return false;
+      if (await admins.findAdminByEmail(db, email)) return false;
       await createAdmin(email, password);
       return true;
     },
@@ -147,10 +144,10 @@ export function createAuthService({
      * never locked out of their own blog (and whoever guessed codes with the old password stops).
      */
     async resetPassword(email: string, password: string): Promise<boolean> {
-      const account = await guardDatabase(() => admins.findAdminByEmail(db, email));
+      const account = await admins.findAdminByEmail(db, email);
       if (!account) return false;
       const passwordHash = await hashPassword(password, passwordCost);
-      await guardDatabase(() => admins.updateAdminPassword(db, account.id, passwordHash));
+      await admins.updateAdminPassword(db, account.id, passwordHash);
       await loginThrottle.liftAccountLocks(email, account.id);
       await audit.record({ label: "command line" }, "password-changed", account.email);
       return true;
@@ -174,7 +171,7 @@ export function createAuthService({
       if (now().getTime() - Date.parse(challenge.issuedAt) > TWO_FACTOR_CHALLENGE_MS) {
         throw new DomainError("TWO_FACTOR_EXPIRED", "The sign-in took too long. Please enter your password again.");
       }
-      const account = await guardDatabase(() => admins.findAdminById(db, challenge.adminId));
+      const account = await admins.findAdminById(db, challenge.adminId);
       if (!account) throw new DomainError("TWO_FACTOR_EXPIRED", "Please sign in again.");
       try {
         await twoFactor.verifyCode(account.id, code);
@@ -187,19 +184,19 @@ export function createAuthService({
 
     /** Checks an account's password again before a sensitive change (turning 2FA off). */
     async confirmPassword(adminId: string, password: string): Promise<void> {
-      const account = await guardDatabase(() => admins.findAdminById(db, adminId));
+      const account = await admins.findAdminById(db, adminId);
       const valid = await verifyPassword(password, await passwordHashOrDecoy(account));
       if (!account || !valid) throw new DomainError("INVALID_CREDENTIALS", "Your password is not right");
     },
 
     /** A new password; every other session of the account ends, the one that asked stays. */
     async changePassword(user: SessionUser, sessionToken: string, currentPassword: string, newPassword: string) {
-      const account = await guardDatabase(() => admins.findAdminById(db, user.id));
+      const account = await admins.findAdminById(db, user.id);
       if (!account || !(await verifyPassword(currentPassword, account.passwordHash))) {
         throw new DomainError("INVALID_CREDENTIALS", "Your current password is not right");
       }
       const passwordHash = await hashPassword(newPassword, passwordCost);
-      await guardDatabase(() => admins.updateAdminPassword(db, account.id, passwordHash, hashToken(sessionToken)));
+      await admins.updateAdminPassword(db, account.id, passwordHash, hashToken(sessionToken));
       await audit.record({ id: account.id, label: account.displayName }, "password-changed");
     },
 
@@ -207,17 +204,17 @@ export function createAuthService({
     async getSessionUser(token: string | undefined): Promise<SessionUser | undefined> {
       if (!token) return undefined;
       const idHash = hashToken(token);
-      const session = await guardDatabase(() => sessions.findSession(db, idHash));
+      const session = await sessions.findSession(db, idHash);
       if (!session) return undefined;
       const at = now().getTime();
       const idleFor = at - Date.parse(session.lastSeenAt);
       const age = at - Date.parse(session.createdAt);
       if (idleFor > SESSION_IDLE_MS || age > SESSION_ABSOLUTE_MS) {
-        await guardDatabase(() => sessions.deleteSession(db, idHash));
+        await sessions.deleteSession(db, idHash);
         return undefined;
       }
       if (idleFor > SESSION_TOUCH_INTERVAL_MS) {
-        await guardDatabase(() => sessions.touchSession(db, idHash, new Date(at).toISOString()));
+        await sessions.touchSession(db, idHash, new Date(at).toISOString());
       }
       return toSessionUser({
         id: session.adminId,
@@ -230,30 +227,28 @@ export function createAuthService({
     /** The account's sessions, the one asking marked `current`. */
     async listSessions(adminId: string, currentToken: string | undefined) {
       const currentHash = currentToken ? hashToken(currentToken) : undefined;
-      const rows = await guardDatabase(() => sessions.listSessionsForAdmin(db, adminId, SESSIONS_SHOWN));
+      const rows = await sessions.listSessionsForAdmin(db, adminId, SESSIONS_SHOWN);
       return rows.map((row) => ({ ...row, current: row.idHash === currentHash }));
     },
 
     async signOutSession(adminId: string, idHash: string): Promise<boolean> {
-      return guardDatabase(() => sessions.deleteSessionOfAdmin(db, adminId, idHash));
+      return sessions.deleteSessionOfAdmin(db, adminId, idHash);
     },
 
     async signOutOtherSessions(adminId: string, currentToken: string): Promise<number> {
-      return guardDatabase(() => sessions.deleteOtherSessions(db, adminId, hashToken(currentToken)));
+      return sessions.deleteOtherSessions(db, adminId, hashToken(currentToken));
     },
 
     async signOut(token: string | undefined): Promise<void> {
-      if (token) await guardDatabase(() => sessions.deleteSession(db, hashToken(token)));
+      if (token) await sessions.deleteSession(db, hashToken(token));
     },
 
     async deleteExpiredSessions(): Promise<number> {
       const at = now().getTime();
-      return guardDatabase(() =>
-        sessions.deleteSessionsOlderThan(db, {
-          createdBefore: new Date(at - SESSION_ABSOLUTE_MS).toISOString(),
-          lastSeenBefore: new Date(at - SESSION_IDLE_MS).toISOString(),
-        }),
-      );
+      return sessions.deleteSessionsOlderThan(db, {
+        createdBefore: new Date(at - SESSION_ABSOLUTE_MS).toISOString(),
+        lastSeenBefore: new Date(at - SESSION_IDLE_MS).toISOString(),
+      });
     },
   };
 }

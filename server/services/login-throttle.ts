@@ -1,7 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { isDomainError, RateLimitedError } from "#domain/errors.ts";
-import { guardDatabase } from "../errors.ts";
 import { normaliseEmail } from "../repositories/admins.ts";
 import * as rateLimits from "../repositories/rate-limits.ts";
 import { createRateLimitKeys } from "./rate-limit.ts";
@@ -136,14 +135,14 @@ export function createLoginThrottle({ db, now, secret, sleep = sleepFor }: Login
     const at = now().getTime();
     let lockedUntil = 0;
     for (const { key } of limits) {
-      const state = await guardDatabase(() => rateLimits.findRateLimit(db, storedKey(key)));
+      const state = await rateLimits.findRateLimit(db, storedKey(key));
       if (state?.blockedUntil) lockedUntil = Math.max(lockedUntil, Date.parse(state.blockedUntil));
     }
     if (lockedUntil > at) throw new RateLimitedError(Math.ceil((lockedUntil - at) / 1000));
   }
 
   async function clear(keys: string[]): Promise<void> {
-    for (const key of keys) await guardDatabase(() => rateLimits.clearRateLimit(db, storedKey(key)));
+    for (const key of keys) await rateLimits.clearRateLimit(db, storedKey(key));
   }
 
   async function recordFailure(limits: Limit[]): Promise<void> {
@@ -151,17 +150,15 @@ export function createLoginThrottle({ db, now, secret, sleep = sleepFor }: Login
     let delayMs = 0;
     let lockedForMs = 0;
     for (const { key, rule } of limits) {
-      const state = await guardDatabase(() =>
-        rateLimits.recordHit(
-          db,
-          storedKey(key),
-          at.toISOString(),
-          new Date(at.getTime() - rule.windowMs).toISOString(),
-        ),
+      const state = await rateLimits.recordHit(
+        db,
+        storedKey(key),
+        at.toISOString(),
+        new Date(at.getTime() - rule.windowMs).toISOString(),
       );
       if (state.hits >= rule.maxFailures) {
         const until = new Date(at.getTime() + rule.lockMs).toISOString();
-        await guardDatabase(() => rateLimits.blockKey(db, storedKey(key), until));
+        await rateLimits.blockKey(db, storedKey(key), until);
         lockedForMs = Math.max(lockedForMs, rule.lockMs);
       } else if (state.hits > rule.slowAfter) {
         delayMs = Math.max(delayMs, Math.min((state.hits - rule.slowAfter) * DELAY_STEP_MS, MAX_DELAY_MS));

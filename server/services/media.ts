@@ -10,7 +10,6 @@ import {
   variantWidthsFor,
 } from "#domain/media.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import { processImage, sha256Hex } from "../media/process.ts";
 import type { MediaFile, MediaFileKey, MediaStore } from "../media/store.ts";
 import * as media from "../repositories/media.ts";
@@ -71,31 +70,29 @@ export function createMediaService({ db, store, now }: MediaServiceDeps) {
   const encodeSlot = pLimit(UPLOAD_CONCURRENCY);
   const listPrunable = async (limit = PRUNE_BATCH) => {
     const cutoff = new Date(now().getTime() - UNUSED_MEDIA_GRACE_DAYS * 24 * 60 * 60 * 1000).toISOString();
-    return guardDatabase(() => media.listUnusedMedia(db, cutoff, limit));
+    return media.listUnusedMedia(db, cutoff, limit);
   };
 
   return {
     /** Checks, encodes and stores an upload; the same bytes again return the stored image. */
     async upload(input: UploadInput): Promise<UploadedMedia> {
-      const existing = await guardDatabase(() => media.findMedia(db, sha256Hex(input.bytes)));
+      const existing = await media.findMedia(db, sha256Hex(input.bytes));
       if (existing) {
         const image = describeMedia(existing);
         return { ...image, url: insertableUrl(image) };
       }
       const processed = await encodeSlot(() => processImage(input.bytes, input.declaredType));
-      await guardDatabase(async () => {
-        // Files first: a record never points at files that are not there yet.
-        await store.put(processed.hash, processed.variants);
-        await media.insertMedia(db, {
-          hash: processed.hash,
-          originalName: input.name.slice(0, 255),
-          mime: processed.mime,
-          width: processed.width,
-          height: processed.height,
-          bytes: input.bytes.byteLength,
-          createdAt: now().toISOString(),
-          uploadedBy: input.uploadedBy,
-        });
+      // Files first: a record never points at files that are not there yet.
+      await store.put(processed.hash, processed.variants);
+      await media.insertMedia(db, {
+        hash: processed.hash,
+        originalName: input.name.slice(0, 255),
+        mime: processed.mime,
+        width: processed.width,
+        height: processed.height,
+        bytes: input.bytes.byteLength,
+        createdAt: now().toISOString(),
+        uploadedBy: input.uploadedBy,
       });
       const image: MediaImage = {
         hash: processed.hash,
@@ -110,7 +107,7 @@ export function createMediaService({ db, store, now }: MediaServiceDeps) {
     /** One file to serve; undefined for anything not stored, including widths nobody made. */
     async getFile(hash: string, width: number | "original", format: string): Promise<MediaFile | undefined> {
       if (!isImageFormat(format)) return undefined;
-      return guardDatabase(() => store.get(hash, width === "original" ? 0 : width, format));
+      return store.get(hash, width === "original" ? 0 : width, format);
     },
 
     /**
@@ -125,7 +122,7 @@ export function createMediaService({ db, store, now }: MediaServiceDeps) {
         keys.set(path, { hash, width: width === "original" ? 0 : Number(width), format });
       }
       if (keys.size === 0) return new Map();
-      const found = await guardDatabase(() => store.sizes([...keys.values()]));
+      const found = await store.sizes([...keys.values()]);
       const sizes = new Map<string, number>();
       for (const [path, key] of keys) {
         const file = found.find(
@@ -138,44 +135,40 @@ export function createMediaService({ db, store, now }: MediaServiceDeps) {
     },
 
     async listLibrary(page: number) {
-      return guardDatabase(async () => {
-        const [records, total] = await Promise.all([
-          media.listMediaPage(db, { limit: MEDIA_PAGE_SIZE, offset: (page - 1) * MEDIA_PAGE_SIZE }),
-          media.countMedia(db),
-        ]);
-        const uses = await media.listMediaUses(
-          db,
-          records.map((record) => record.hash),
-        );
-        const items: LibraryItem[] = records.map((record) => {
-          const image = describeMedia(record);
-          return {
-            ...image,
-            url: insertableUrl(image),
-            originalName: record.originalName,
-            bytes: record.bytes,
-            createdAt: record.createdAt,
-            ...usersOf(uses.filter((use) => use.hash === record.hash)),
-          };
-        });
-        return { items, page, pageCount: Math.max(1, Math.ceil(total / MEDIA_PAGE_SIZE)), total };
+      const [records, total] = await Promise.all([
+        media.listMediaPage(db, { limit: MEDIA_PAGE_SIZE, offset: (page - 1) * MEDIA_PAGE_SIZE }),
+        media.countMedia(db),
+      ]);
+      const uses = await media.listMediaUses(
+        db,
+        records.map((record) => record.hash),
+      );
+      const items: LibraryItem[] = records.map((record) => {
+        const image = describeMedia(record);
+        return {
+          ...image,
+          url: insertableUrl(image),
+          originalName: record.originalName,
+          bytes: record.bytes,
+          createdAt: record.createdAt,
+          ...usersOf(uses.filter((use) => use.hash === record.hash)),
+        };
       });
+      return { items, page, pageCount: Math.max(1, Math.ceil(total / MEDIA_PAGE_SIZE)), total };
     },
 
     /** Deletes an image and its files, refused (with the posts) while a post shows it. */
     async deleteMedia(hash: string): Promise<void> {
-      await guardDatabase(async () => {
-        if (await media.deleteUnusedMedia(db, hash)) {
-          await store.delete(hash);
-          return;
-        }
-        const uses = await media.listMediaUses(db, [hash]);
-        if (uses.length > 0) {
-          const { posts, pages } = usersOf(uses);
-          throw new MediaInUseError(posts, pages);
-        }
-        throw new DomainError("MEDIA_NOT_FOUND", "Image not found");
-      });
+      if (await media.deleteUnusedMedia(db, hash)) {
+        await store.delete(hash);
+        return;
+      }
+      const uses = await media.listMediaUses(db, [hash]);
+      if (uses.length > 0) {
+        const { posts, pages } = usersOf(uses);
+        throw new MediaInUseError(posts, pages);
+      }
+      throw new DomainError("MEDIA_NOT_FOUND", "Image not found");
     },
 
     /** Images no post has used for the grace period, oldest first, up to `limit`. */
@@ -188,9 +181,9 @@ export function createMediaService({ db, store, now }: MediaServiceDeps) {
         const batch = await listPrunable();
         let removedInBatch = 0;
         for (const record of batch) {
-          const deleted = await guardDatabase(() => media.deleteUnusedMedia(db, record.hash));
+          const deleted = await media.deleteUnusedMedia(db, record.hash);
           if (!deleted) continue;
-          await guardDatabase(() => store.delete(record.hash));
+          await store.delete(record.hash);
           removedInBatch += 1;
         }
         removed += removedInBatch;

@@ -4,7 +4,6 @@ import { mediaHashesIn } from "#domain/media.ts";
 import { isReservedPageSlug, type Page, type PageInput, type PageSummary, reservedSlugMessage } from "#domain/page.ts";
 import type { Page as ListPage } from "#domain/pagination.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import { pictureUploadedImages } from "../html.ts";
 import * as media from "../repositories/media.ts";
 import * as pages from "../repositories/pages.ts";
@@ -31,7 +30,7 @@ export interface PageServiceDeps {
 /** Pages (docs/decisions/0018-pages.md): the only reader and writer of the pages repository. */
 export function createPageService({ db, now, audit, changes }: PageServiceDeps) {
   const requirePage = async (id: string): Promise<Page> => {
-    const page = await guardDatabase(() => pages.findPageById(db, id));
+    const page = await pages.findPageById(db, id);
     if (!page) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
     return page;
   };
@@ -60,7 +59,7 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
    * the site's; one derived from the title takes the first free `-2`, `-3`… past both.
    */
   async function chooseSlug(input: PageInput, pageId?: string): Promise<string> {
-    const isTaken = (slug: string) => guardDatabase(() => pages.isPageSlugTaken(db, slug, pageId));
+    const isTaken = (slug: string) => pages.isPageSlugTaken(db, slug, pageId);
     const wanted = toSlug(input.slug);
     if (wanted === "") {
       return firstFreeSlug(slugFromTitle(input.title), async (slug) => isReservedPageSlug(slug) || isTaken(slug));
@@ -75,24 +74,22 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
 
     /** The published page at /{slug}; PAGE_NOT_FOUND for anything else, drafts included. */
     async getPublicPage(slug: string): Promise<Page> {
-      const page = await guardDatabase(() => pages.findPublicPageBySlug(db, slug));
+      const page = await pages.findPublicPageBySlug(db, slug);
       if (!page) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
       // Uploaded images become <picture> with their stored sizes, as in a post.
-      const images = await guardDatabase(() => media.findMediaByHashes(db, mediaHashesIn(page.content)));
+      const images = await media.findMediaByHashes(db, mediaHashesIn(page.content));
       if (images.length === 0) return page;
       const described = new Map(images.map((record) => [record.hash, describeMedia(record)]));
       return { ...page, contentHtml: pictureUploadedImages(page.contentHtml, described) };
     },
 
     listPages(page = 1, pageSize = PAGES_PER_ADMIN_PAGE): Promise<ListPage<PageSummary>> {
-      return guardDatabase(() => pages.listPages(db, { page, pageSize }));
+      return pages.listPages(db, { page, pageSize });
     },
 
     async createPage(input: PageInput, writer: Writer): Promise<Page> {
       const slug = await chooseSlug(input);
-      const page = await guardDatabase(() =>
-        pages.insertPage(db, { ...input, slug }, timestamp(), { kind: "save", savedBy: writer.email }),
-      );
+      const page = await pages.insertPage(db, { ...input, slug }, timestamp(), { kind: "save", savedBy: writer.email });
       announce(undefined, page);
       if (page.published) await audit.record(writer, "page-published", page.title);
       return page;
@@ -101,9 +98,10 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
     async updatePage(id: string, input: PageInput, writer: Writer): Promise<Page> {
       const before = await requirePage(id);
       const slug = await chooseSlug(input, id);
-      const page = await guardDatabase(() =>
-        pages.updatePage(db, id, { ...input, slug }, timestamp(), { kind: "save", savedBy: writer.email }),
-      );
+      const page = await pages.updatePage(db, id, { ...input, slug }, timestamp(), {
+        kind: "save",
+        savedBy: writer.email,
+      });
       if (!page) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
       announce(before, page);
       if (before.published !== page.published) {
@@ -113,7 +111,7 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
     },
 
     async deletePage(id: string, writer: Writer): Promise<void> {
-      const removed = await guardDatabase(() => pages.deletePage(db, id, timestamp()));
+      const removed = await pages.deletePage(db, id, timestamp());
       if (!removed) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
       announce(removed, undefined);
       await audit.record(writer, "page-deleted", removed.title);
@@ -128,9 +126,7 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
     async restoreRevision(id: string, revisionId: string, writer: Writer): Promise<Page> {
       const [page, revision] = await Promise.all([requirePage(id), desk.getRevision(id, revisionId)]);
       const draft = { ...page, title: revision.title, content: revision.content, format: revision.format };
-      const restored = await guardDatabase(() =>
-        pages.updatePage(db, id, draft, timestamp(), { kind: "restore", savedBy: writer.email }),
-      );
+      const restored = await pages.updatePage(db, id, draft, timestamp(), { kind: "restore", savedBy: writer.email });
       if (!restored) throw new DomainError("PAGE_NOT_FOUND", "Page not found");
       announce(page, restored);
       return restored;
@@ -146,29 +142,29 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
      */
     async getPreview(token: string): Promise<Page> {
       const pageId = await desk.findPreviewOwnerId(token);
-      const page = pageId ? await guardDatabase(() => pages.findPageById(db, pageId)) : undefined;
+      const page = pageId ? await pages.findPageById(db, pageId) : undefined;
       if (!page || page.published) throw new DomainError("PREVIEW_NOT_FOUND", "This preview link has ended");
       return page;
     },
 
     /** Published pages for the sitemap, a batch at a time by slug. */
     listSitemapPages(afterSlug: string, limit: number) {
-      return guardDatabase(() => pages.listPublicPageAddresses(db, afterSlug, limit));
+      return pages.listPublicPageAddresses(db, afterSlug, limit);
     },
 
     /** What a menu may link to. */
     listPageChoices() {
-      return guardDatabase(() => pages.listPageChoices(db, PAGE_CHOICES_LIMIT));
+      return pages.listPageChoices(db, PAGE_CHOICES_LIMIT);
     },
 
     /** The current slugs of the published pages among `ids`; a draft or deleted page is left out. */
     resolvePublicPageSlugs(ids: readonly string[]) {
-      return guardDatabase(() => pages.findPublicPageSlugs(db, ids));
+      return pages.findPublicPageSlugs(db, ids);
     },
 
     /** The current slugs of the published built-in pages, by `builtIn` ("about" → "about"). */
     resolveBuiltInPageSlugs() {
-      return guardDatabase(() => pages.findPublicBuiltInPageSlugs(db));
+      return pages.findPublicBuiltInPageSlugs(db);
     },
   };
 }

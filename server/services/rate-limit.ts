@@ -2,7 +2,6 @@ import { createHmac, hkdfSync } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { RateLimitedError } from "#domain/errors.ts";
-import { guardDatabase } from "../errors.ts";
 import * as rateLimits from "../repositories/rate-limits.ts";
 
 /** At most `maxHits` attempts per key in each fixed window of `windowMs`. */
@@ -29,13 +28,11 @@ export function createRateLimiter({ db, now, secret }: { db: Kysely<Database>; n
     /** Counts one attempt for `key`; throws RateLimitedError, saying when to retry, once the window's budget is spent. */
     async consume(key: string, policy: RateLimitPolicy): Promise<void> {
       const at = now().getTime();
-      const state = await guardDatabase(() =>
-        rateLimits.recordHit(
-          db,
-          storedKey(key),
-          new Date(at).toISOString(),
-          new Date(at - policy.windowMs).toISOString(),
-        ),
+      const state = await rateLimits.recordHit(
+        db,
+        storedKey(key),
+        new Date(at).toISOString(),
+        new Date(at - policy.windowMs).toISOString(),
       );
       if (state.hits <= policy.maxHits) return;
       const windowEndsAt = Date.parse(state.windowStartedAt) + policy.windowMs;

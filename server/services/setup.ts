@@ -1,6 +1,5 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import { adminExists } from "../repositories/admins.ts";
 import * as setupTokens from "../repositories/setup-tokens.ts";
 import { createToken, hashToken } from "./tokens.ts";
@@ -19,14 +18,12 @@ export interface SetupServiceDeps {
 
 /** The one-time link that lets whoever started the server create the first admin from a browser. */
 export function createSetupService({ db, now, passwordCost = OWASP_SCRYPT_COST }: SetupServiceDeps) {
-  const anyAdmin = () => guardDatabase(() => adminExists(db));
+  const anyAdmin = () => adminExists(db);
 
   async function checkSetupLink(token: string): Promise<SetupLinkState> {
     if (await anyAdmin()) return "closed";
     if (!token) return "invalid";
-    const valid = await guardDatabase(() =>
-      setupTokens.hasUnexpiredSetupToken(db, hashToken(token), now().toISOString()),
-    );
+    const valid = await setupTokens.hasUnexpiredSetupToken(db, hashToken(token), now().toISOString());
     return valid ? "open" : "invalid";
   }
 
@@ -38,13 +35,11 @@ export function createSetupService({ db, now, passwordCost = OWASP_SCRYPT_COST }
       if (await anyAdmin()) return undefined;
       const token = createToken();
       const at = now();
-      await guardDatabase(async () => {
-        await setupTokens.deleteExpiredSetupTokens(db, at.toISOString());
-        await setupTokens.insertSetupToken(db, {
-          tokenHash: hashToken(token),
-          createdAt: at.toISOString(),
-          expiresAt: new Date(at.getTime() + SETUP_TOKEN_TTL_MS).toISOString(),
-        });
+      await setupTokens.deleteExpiredSetupTokens(db, at.toISOString());
+      await setupTokens.insertSetupToken(db, {
+        tokenHash: hashToken(token),
+        createdAt: at.toISOString(),
+        expiresAt: new Date(at.getTime() + SETUP_TOKEN_TTL_MS).toISOString(),
       });
       return token;
     },
@@ -58,14 +53,12 @@ export function createSetupService({ db, now, passwordCost = OWASP_SCRYPT_COST }
       const state = await checkSetupLink(token);
       if (state !== "open") return { created: false, state };
       const passwordHash = await hashPassword(password, passwordCost);
-      const account = await guardDatabase(() =>
-        setupTokens.createFirstAdminWithToken(db, {
-          tokenHash: hashToken(token),
-          now: now().toISOString(),
-          email,
-          passwordHash,
-        }),
-      );
+      const account = await setupTokens.createFirstAdminWithToken(db, {
+        tokenHash: hashToken(token),
+        now: now().toISOString(),
+        email,
+        passwordHash,
+      });
       if (!account) return { created: false, state: (await anyAdmin()) ? "closed" : "invalid" };
       return { created: true, email: account.email };
     },

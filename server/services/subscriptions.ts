@@ -14,7 +14,6 @@ import {
 } from "#domain/newsletter.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import * as subscribers from "../repositories/subscribers.ts";
 import { composeConfirmationEmail, type EmailSite } from "./newsletter-email.ts";
 import type { RateLimiter, RateLimitPolicy } from "./rate-limit.ts";
@@ -176,9 +175,7 @@ export function createSubscriptionService({
       const parsed = subscribeSchema.safeParse({ email });
       if (!parsed.success) throw new DomainError("EMAIL_INVALID", parsed.error.issues[0]!.message);
       if (visitor?.honeypot) return SUBSCRIBE_ANSWER;
-      await guardDatabase(() =>
-        subscribers.requestSubscription(db, { email: parsed.data.email, source: "form", now: now().toISOString() }),
-      );
+      await subscribers.requestSubscription(db, { email: parsed.data.email, source: "form", now: now().toISOString() });
       return SUBSCRIBE_ANSWER;
     },
 
@@ -191,7 +188,7 @@ export function createSubscriptionService({
     async sendRequestedConfirmations(): Promise<void> {
       if (!enqueueSingle) return;
       for (;;) {
-        const requests = await guardDatabase(() => subscribers.listConfirmationRequests(db, CONFIRMATIONS_PER_LOOK));
+        const requests = await subscribers.listConfirmationRequests(db, CONFIRMATIONS_PER_LOOK);
         for (const { subscriber, requestedAt } of requests) {
           if (
             (subscriber.state === "pending" || subscriber.state === "unsubscribed") &&
@@ -204,7 +201,7 @@ export function createSubscriptionService({
             );
             await enqueueSingle({ to: subscriber.email, ...composeConfirmationEmail(site, confirmUrl) });
           }
-          await guardDatabase(() => subscribers.clearConfirmationRequest(db, subscriber.id, requestedAt));
+          await subscribers.clearConfirmationRequest(db, subscriber.id, requestedAt);
         }
         if (requests.length < CONFIRMATIONS_PER_LOOK) return;
       }
@@ -217,7 +214,7 @@ export function createSubscriptionService({
      */
     async confirm(token: string): Promise<{ email: string; state: SubscriberState }> {
       const { subscriberId, issuedAt } = tokens.readConfirmToken(token);
-      const subscriber = await guardDatabase(() => subscribers.findSubscriberById(db, subscriberId));
+      const subscriber = await subscribers.findSubscriberById(db, subscriberId);
       if (!subscriber) throw new DomainError("SUBSCRIPTION_LINK_INVALID", CONFIRM_LINK_INVALID_MESSAGE);
       if (subscriber.state === "active" || subscriber.state === "bounced") {
         return { email: subscriber.email, state: subscriber.state };
@@ -225,12 +222,13 @@ export function createSubscriptionService({
       if (subscriber.state === "unsubscribed" && Date.parse(subscriber.unsubscribedAt!) > issuedAt.getTime()) {
         throw new DomainError("SUBSCRIPTION_LINK_EXPIRED", CONFIRM_LINK_EXPIRED_MESSAGE);
       }
-      const confirmed = await guardDatabase(() =>
-        subscribers.confirmSubscriber(db, subscriber.id, { now: now().toISOString(), from: [subscriber.state] }),
-      );
+      const confirmed = await subscribers.confirmSubscriber(db, subscriber.id, {
+        now: now().toISOString(),
+        from: [subscriber.state],
+      });
       if (confirmed) return { email: subscriber.email, state: "active" };
       // Changed since it was read (unsubscribed or deleted meanwhile): say what it is now.
-      const current = await guardDatabase(() => subscribers.findSubscriberById(db, subscriber.id));
+      const current = await subscribers.findSubscriberById(db, subscriber.id);
       if (!current) throw new DomainError("SUBSCRIPTION_LINK_INVALID", CONFIRM_LINK_INVALID_MESSAGE);
       return { email: current.email, state: current.state };
     },
@@ -241,7 +239,7 @@ export function createSubscriptionService({
      */
     async unsubscribe(token: string): Promise<void> {
       const subscriberId = tokens.readUnsubscribeToken(token);
-      await guardDatabase(() => subscribers.unsubscribeSubscriber(db, subscriberId, now().toISOString()));
+      await subscribers.unsubscribeSubscriber(db, subscriberId, now().toISOString());
     },
   };
 }

@@ -4,7 +4,6 @@ import * as OTPAuth from "otpauth";
 import { RECOVERY_CODE_COUNT } from "#domain/account.ts";
 import { DomainError } from "#domain/errors.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import * as admins from "../repositories/admins.ts";
 import type { AuditLog } from "./audit.ts";
 import { hashToken } from "./tokens.ts";
@@ -48,7 +47,7 @@ export interface Enrolment {
 
 export function createTwoFactorService({ db, now, audit }: { db: Kysely<Database>; now: () => Date; audit: AuditLog }) {
   async function requireAccount(adminId: string) {
-    const account = await guardDatabase(() => admins.findAdminById(db, adminId));
+    const account = await admins.findAdminById(db, adminId);
     if (!account) throw new DomainError("ACCOUNT_NOT_FOUND", "This account no longer exists");
     return account;
   }
@@ -76,7 +75,7 @@ export function createTwoFactorService({ db, now, audit }: { db: Kysely<Database
       const account = await requireAccount(adminId);
       if (account.totpEnabled) return;
       const secret = new OTPAuth.Secret({ size: 20 }).base32;
-      await guardDatabase(() => admins.setPendingTotpSecret(db, adminId, secret));
+      await admins.setPendingTotpSecret(db, adminId, secret);
     },
 
     /**
@@ -98,13 +97,11 @@ export function createTwoFactorService({ db, now, audit }: { db: Kysely<Database
       const step = matchingStep(account.totpSecret, account.email, normaliseCode(code));
       if (step === undefined) throw new DomainError("INVALID_CREDENTIALS", INVALID_CODE_MESSAGE);
       const codes = Array.from({ length: RECOVERY_CODE_COUNT }, createRecoveryCode);
-      await guardDatabase(() =>
-        admins.enableTotp(db, adminId, {
-          enabledAt: now().toISOString(),
-          step,
-          recoveryCodeHashes: codes.map((recoveryCode) => hashToken(normaliseCode(recoveryCode))),
-        }),
-      );
+      await admins.enableTotp(db, adminId, {
+        enabledAt: now().toISOString(),
+        step,
+        recoveryCodeHashes: codes.map((recoveryCode) => hashToken(normaliseCode(recoveryCode))),
+      });
       await audit.record({ id: account.id, label: account.displayName }, "two-factor-enabled");
       return codes;
     },
@@ -120,11 +117,11 @@ export function createTwoFactorService({ db, now, audit }: { db: Kysely<Database
       const typed = normaliseCode(code);
       const step = matchingStep(account.totpSecret, account.email, typed);
       if (step !== undefined) {
-        if (await guardDatabase(() => admins.claimTotpStep(db, adminId, step))) return;
+        if (await admins.claimTotpStep(db, adminId, step)) return;
         throw new DomainError("INVALID_CREDENTIALS", INVALID_CODE_MESSAGE);
       }
-      if (typed.length > 6 && (await guardDatabase(() => admins.spendRecoveryCode(db, adminId, hashToken(typed))))) {
-        const left = await guardDatabase(() => admins.countRecoveryCodes(db, adminId));
+      if (typed.length > 6 && (await admins.spendRecoveryCode(db, adminId, hashToken(typed)))) {
+        const left = await admins.countRecoveryCodes(db, adminId);
         await audit.record({ id: account.id, label: account.displayName }, "recovery-code-used", `${left} left`);
         return;
       }
@@ -133,24 +130,22 @@ export function createTwoFactorService({ db, now, audit }: { db: Kysely<Database
 
     async status(adminId: string): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
       const account = await requireAccount(adminId);
-      const recoveryCodesLeft = account.totpEnabled
-        ? await guardDatabase(() => admins.countRecoveryCodes(db, adminId))
-        : 0;
+      const recoveryCodesLeft = account.totpEnabled ? await admins.countRecoveryCodes(db, adminId) : 0;
       return { enabled: account.totpEnabled, recoveryCodesLeft };
     },
 
     /** Turns two-factor sign-in off; the caller has checked the password and a code. */
     async disable(adminId: string): Promise<void> {
       const account = await requireAccount(adminId);
-      await guardDatabase(() => admins.disableTotp(db, adminId));
+      await admins.disableTotp(db, adminId);
       await audit.record({ id: account.id, label: account.displayName }, "two-factor-disabled");
     },
 
     /** For the owner locked out (CLI): two-factor sign-in off, so the password alone works again. */
     async reset(email: string): Promise<boolean> {
-      const account = await guardDatabase(() => admins.findAdminByEmail(db, email));
+      const account = await admins.findAdminByEmail(db, email);
       if (!account) return false;
-      await guardDatabase(() => admins.disableTotp(db, account.id));
+      await admins.disableTotp(db, account.id);
       await audit.record({ label: "command line" }, "two-factor-reset", account.email);
       return true;
     },

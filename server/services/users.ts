@@ -2,7 +2,6 @@ import type { Kysely } from "kysely";
 import { INVITATION_TTL_MS } from "#domain/account.ts";
 import { DomainError } from "#domain/errors.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import * as admins from "../repositories/admins.ts";
 import * as invitations from "../repositories/invitations.ts";
 import type { AuditLog } from "./audit.ts";
@@ -35,7 +34,7 @@ export function createUserService({
   };
 
   async function requireAccount(id: string) {
-    const account = await guardDatabase(() => admins.findAdminById(db, id));
+    const account = await admins.findAdminById(db, id);
     if (!account) throw new DomainError("ACCOUNT_NOT_FOUND", "This account no longer exists");
     return account;
   }
@@ -43,12 +42,8 @@ export function createUserService({
   return {
     async listPage(owner: SessionUser, page: number) {
       requireOwner(owner);
-      const rows = await guardDatabase(() =>
-        admins.listAdmins(db, { limit: USERS_PAGE_SIZE + 1, offset: (page - 1) * USERS_PAGE_SIZE }),
-      );
-      const pending = await guardDatabase(() =>
-        invitations.listOpenInvitations(db, { now: now().toISOString(), limit: USERS_PAGE_SIZE }),
-      );
+      const rows = await admins.listAdmins(db, { limit: USERS_PAGE_SIZE + 1, offset: (page - 1) * USERS_PAGE_SIZE });
+      const pending = await invitations.listOpenInvitations(db, { now: now().toISOString(), limit: USERS_PAGE_SIZE });
       return {
         accounts: rows.slice(0, USERS_PAGE_SIZE).map(({ id, email, displayName, role, totpEnabled, createdAt }) => ({
           id,
@@ -66,20 +61,18 @@ export function createUserService({
     /** A new invitation; its link token is returned this once (the database keeps only its hash). */
     async invite(owner: SessionUser, email: string) {
       requireOwner(owner);
-      if (await guardDatabase(() => admins.findAdminByEmail(db, email))) {
+      if (await admins.findAdminByEmail(db, email)) {
         throw new DomainError("ACCOUNT_EXISTS", "An account with this email already exists");
       }
       const token = createToken();
       const at = now();
-      const invitation = await guardDatabase(async () => {
-        await invitations.deleteExpiredInvitations(db, at.toISOString());
-        return invitations.insertInvitation(db, {
-          tokenHash: hashToken(token),
-          email,
-          invitedBy: owner.id,
-          createdAt: at.toISOString(),
-          expiresAt: new Date(at.getTime() + INVITATION_TTL_MS).toISOString(),
-        });
+      await invitations.deleteExpiredInvitations(db, at.toISOString());
+      const invitation = await invitations.insertInvitation(db, {
+        tokenHash: hashToken(token),
+        email,
+        invitedBy: owner.id,
+        createdAt: at.toISOString(),
+        expiresAt: new Date(at.getTime() + INVITATION_TTL_MS).toISOString(),
       });
       await audit.record(actorOf(owner), "user-invited", invitation.email);
       return { token, invitation };
@@ -87,7 +80,7 @@ export function createUserService({
 
     async revokeInvitation(owner: SessionUser, id: string): Promise<boolean> {
       requireOwner(owner);
-      const revoked = await guardDatabase(() => invitations.deleteInvitation(db, id));
+      const revoked = await invitations.deleteInvitation(db, id);
       if (revoked) await audit.record(actorOf(owner), "invitation-revoked", revoked.email);
       return revoked !== undefined;
     },
@@ -95,7 +88,7 @@ export function createUserService({
     /** The invitation a link opens, if it is still open. */
     async checkInvitation(token: string) {
       if (!token) return undefined;
-      return guardDatabase(() => invitations.findOpenInvitation(db, hashToken(token), now().toISOString()));
+      return invitations.findOpenInvitation(db, hashToken(token), now().toISOString());
     },
 
     /** Creates the invited account and spends the link. */
@@ -104,14 +97,12 @@ export function createUserService({
         throw new DomainError("INVITATION_INVALID", "This invitation link is not valid");
       }
       const passwordHash = await hashPassword(password, passwordCost);
-      const result = await guardDatabase(() =>
-        invitations.acceptInvitation(db, {
-          tokenHash: hashToken(token),
-          now: now().toISOString(),
-          displayName,
-          passwordHash,
-        }),
-      );
+      const result = await invitations.acceptInvitation(db, {
+        tokenHash: hashToken(token),
+        now: now().toISOString(),
+        displayName,
+        passwordHash,
+      });
       if (result === undefined) throw new DomainError("INVITATION_INVALID", "This invitation link is not valid");
       if (result === "taken") throw new DomainError("ACCOUNT_EXISTS", "An account with this email already exists");
       await audit.record({ id: result.id, label: result.displayName }, "invitation-accepted", result.email);
@@ -122,7 +113,7 @@ export function createUserService({
     async transferOwnership(owner: SessionUser, toId: string): Promise<void> {
       requireOwner(owner);
       const target = await requireAccount(toId);
-      if (!(await guardDatabase(() => admins.transferOwnership(db, owner.id, toId)))) {
+      if (!(await admins.transferOwnership(db, owner.id, toId))) {
         throw new DomainError("FORBIDDEN", "Ownership can only pass from the owner to an editor");
       }
       await audit.record(actorOf(owner), "ownership-transferred", target.email);
@@ -132,14 +123,14 @@ export function createUserService({
     async removeAccount(owner: SessionUser, id: string): Promise<void> {
       requireOwner(owner);
       const target = await requireAccount(id);
-      if (!(await guardDatabase(() => admins.deleteEditor(db, id)))) {
+      if (!(await admins.deleteEditor(db, id))) {
         throw new DomainError("FORBIDDEN", "The owner's account cannot be removed; transfer ownership first");
       }
       await audit.record(actorOf(owner), "user-removed", target.email);
     },
 
     async updateDisplayName(user: SessionUser, displayName: string): Promise<void> {
-      await guardDatabase(() => admins.updateDisplayName(db, user.id, displayName));
+      await admins.updateDisplayName(db, user.id, displayName);
     },
   };
 }

@@ -5,7 +5,6 @@ import type { EditorDraft } from "#domain/editor.ts";
 import { DomainError } from "#domain/errors.ts";
 import type { PostRevision, PostRevisionSummary } from "#domain/revision.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import * as revisions from "../repositories/post-revisions.ts";
 import * as previewTokens from "../repositories/preview-tokens.ts";
 import type { Actor } from "./audit.ts";
@@ -41,31 +40,29 @@ export function createWritersDesk<Item extends SavedItem>({
     /** Keeps what the writer is typing as a revision, without touching the item or publishing anything. */
     async autosave(id: string, draft: EditorDraft, writer: Actor & { email: string }): Promise<PostRevisionSummary> {
       await requireItem(id);
-      return guardDatabase(() =>
-        db.transaction().execute((trx) =>
-          revisions.recordRevisionIn(history, trx, {
-            ownerId: id,
-            kind: "autosave",
-            savedBy: writer.email,
-            createdAt: timestamp(),
-            ...draft,
-          }),
-        ),
+      return db.transaction().execute((trx) =>
+        revisions.recordRevisionIn(history, trx, {
+          ownerId: id,
+          kind: "autosave",
+          savedBy: writer.email,
+          createdAt: timestamp(),
+          ...draft,
+        }),
       );
     },
 
     /** An autosave newer than the last save: what a closed tab or a crash left unsaved. */
     async findUnsavedDraft(id: string): Promise<PostRevision | undefined> {
       const saved = await requireItem(id);
-      return guardDatabase(() => revisions.findUnsavedAutosaveIn(history, db, saved));
+      return revisions.findUnsavedAutosaveIn(history, db, saved);
     },
 
     listRevisions(id: string): Promise<PostRevisionSummary[]> {
-      return guardDatabase(() => revisions.listRevisionsIn(history, db, id));
+      return revisions.listRevisionsIn(history, db, id);
     },
 
     async getRevision(id: string, revisionId: string): Promise<PostRevision> {
-      const revision = await guardDatabase(() => revisions.findRevisionIn(history, db, id, revisionId));
+      const revision = await revisions.findRevisionIn(history, db, id, revisionId);
       if (!revision) throw new DomainError("REVISION_NOT_FOUND", "Revision not found");
       return revision;
     },
@@ -77,28 +74,26 @@ export function createWritersDesk<Item extends SavedItem>({
     async createPreviewLink(id: string): Promise<string> {
       await requireItem(id);
       const token = createToken();
-      await guardDatabase(() =>
-        previewTokens.insertPreviewToken(previews, db, {
-          tokenHash: hashToken(token),
-          ownerId: id,
-          createdAt: timestamp(),
-        }),
-      );
+      await previewTokens.insertPreviewToken(previews, db, {
+        tokenHash: hashToken(token),
+        ownerId: id,
+        createdAt: timestamp(),
+      });
       return token;
     },
 
     async revokePreviewLinks(id: string): Promise<void> {
-      await guardDatabase(() => previewTokens.deletePreviewTokens(previews, db, id));
+      await previewTokens.deletePreviewTokens(previews, db, id);
     },
 
     /** When the item's live preview link was made, if it has one. */
     findPreviewLinkCreatedAt(id: string): Promise<string | undefined> {
-      return guardDatabase(() => previewTokens.findPreviewLinkCreatedAt(previews, db, id));
+      return previewTokens.findPreviewLinkCreatedAt(previews, db, id);
     },
 
     /** The id a preview link names; whether it may still show it is for the item's service to say. */
     findPreviewOwnerId(token: string): Promise<string | undefined> {
-      return guardDatabase(() => previewTokens.findPreviewOwnerId(previews, db, hashToken(token)));
+      return previewTokens.findPreviewOwnerId(previews, db, hashToken(token));
     },
   };
 }
