@@ -1,8 +1,8 @@
 import { Form } from "react-router";
 import { Panel } from "~/components/admin/panel";
-import { Field, FormError } from "~/components/ui/field";
+import { Field, FormError, TextField } from "~/components/ui/field";
 import { PasswordInput } from "~/components/ui/password-input";
-import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { buttonStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import { changePasswordForm, DISPLAY_NAME_MAX, displayNameForm, twoFactorForm } from "#domain/account.ts";
 import type { FormResult } from "#domain/forms.ts";
@@ -48,11 +48,13 @@ export function TwoFactorPanel({ status, enrolment, result, busy }: TwoFactorPan
             <Field {...disableForm.field("password")} label="Password">
               {(control) => <PasswordInput {...control} name="password" autoComplete="current-password" />}
             </Field>
-            <Field {...disableForm.field("code")} label="Code from your app">
-              {(control) => (
-                <input {...control} name="code" autoComplete="one-time-code" maxLength={40} className={inputStyles} />
-              )}
-            </Field>
+            <TextField
+              {...disableForm.field("code")}
+              label="Code from your app"
+              name="code"
+              autoComplete="one-time-code"
+              maxLength={40}
+            />
             <button type="submit" disabled={busy} className={buttonStyles.secondary}>
               Turn off two-factor sign-in
             </button>
@@ -67,18 +69,14 @@ export function TwoFactorPanel({ status, enrolment, result, busy }: TwoFactorPan
           </p>
           <Form method="post" action="/admin/account/two-factor" {...confirmForm.props} className="space-y-4">
             <input type="hidden" name="intent" value="confirm" />
-            <Field {...confirmForm.field("code")} label="Code from your app">
-              {(control) => (
-                <input
-                  {...control}
-                  name="code"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={40}
-                  className={inputStyles}
-                />
-              )}
-            </Field>
+            <TextField
+              {...confirmForm.field("code")}
+              label="Code from your app"
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={40}
+            />
             <button type="submit" disabled={busy} className={buttonStyles.primary}>
               Turn on two-factor sign-in
             </button>
@@ -166,22 +164,15 @@ export function DisplayNamePanel({
   return (
     <Panel id="display-name-heading" title="Display name">
       <Form method="post" action="/admin/account/profile" {...form.props} className="space-y-4">
-        <Field
+        <TextField
           {...form.field("displayName")}
           label="Display name"
           hint="How you appear to the other accounts, and the author a new post starts with."
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="displayName"
-              autoComplete="name"
-              maxLength={DISPLAY_NAME_MAX}
-              defaultValue={result?.values.displayName ?? displayName}
-              className={inputStyles}
-            />
-          )}
-        </Field>
+          name="displayName"
+          autoComplete="name"
+          maxLength={DISPLAY_NAME_MAX}
+          defaultValue={result?.values.displayName ?? displayName}
+        />
         <button type="submit" disabled={busy} className={buttonStyles.primary}>
           Save display name
         </button>

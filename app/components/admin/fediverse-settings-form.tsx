@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { CheckboxField, Field, FormError } from "~/components/ui/field";
+import { CheckboxField, FormError, TextAreaField, TextField } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import type { FormResult } from "#domain/forms.ts";
@@ -38,54 +38,35 @@ export function FediverseSettingsForm({
       className="space-y-5"
     >
       <FormError message={form.formError} />
-      <Field
+      <TextField
         {...form.field("handle")}
         label="Handle"
         hint={`Letters and digits, as in @${values.handle || "blog"}@${host}. Changing it keeps every follower: they follow the blog, not the name.`}
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="handle"
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={FEDIVERSE_HANDLE_MAX}
-            defaultValue={values.handle}
-            className={`${inputStyles} max-w-xs`}
-          />
-        )}
-      </Field>
+        name="handle"
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={FEDIVERSE_HANDLE_MAX}
+        defaultValue={values.handle}
+        className={`${inputStyles} max-w-xs`}
+      />
       <CheckboxField
         {...form.field("approveFollowsByHand")}
         label="Approve follow requests by hand"
         hint="Off, anyone may follow at once. On, each request waits below until you approve or reject it."
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="approveFollowsByHand"
-            type="checkbox"
-            defaultChecked={values.approveFollowsByHand}
-            className="mt-1 h-4 w-4 accent-indigo-600"
-          />
-        )}
-      </CheckboxField>
-      <Field
+        name="approveFollowsByHand"
+        defaultChecked={values.approveFollowsByHand}
+        className="mt-1 h-4 w-4 accent-indigo-600"
+      />
+      <TextAreaField
         {...form.field("blocked")}
         label="Blocked servers and accounts"
         hint="One a line: a server (spam.example blocks it and its subdomains) or an account's address (https://spam.example/users/someone). They cannot follow, like, boost or reply, and a blocked follower is dropped."
-      >
-        {(control) => (
-          <textarea
-            {...control}
-            name="blocked"
-            rows={5}
-            maxLength={FEDIVERSE_BLOCKED_MAX}
-            defaultValue={values.blocked}
-            className={`${inputStyles} font-mono text-sm`}
-          />
-        )}
-      </Field>
+        name="blocked"
+        rows={5}
+        maxLength={FEDIVERSE_BLOCKED_MAX}
+        defaultValue={values.blocked}
+        className={`${inputStyles} font-mono text-sm`}
+      />
       <button type="submit" disabled={busy} className={buttonStyles.primary}>
         Save fediverse settings
       </button>

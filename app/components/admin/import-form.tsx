@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { Field, FormError } from "~/components/ui/field";
+import { Field, FormError, TextAreaField, TextField } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import { CATEGORIES } from "#domain/categories.ts";
@@ -160,36 +160,23 @@ export function ImportForm({ result }: { result: ImportFormResult | undefined })
         className="space-y-4"
       >
         <FormError message={form.formError} />
-        <Field
+        <TextField
           {...form.field("file")}
           label="Export file"
           hint={`An Inkwell export (.json, or .zip with images), a Ghost export (.json) or a WordPress export (WXR, .xml); at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB here (larger archives: npm run blog -- import).`}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="file"
-              type="file"
-              accept=".json,.xml,.zip,application/json,text/xml,application/zip"
-              className={inputStyles}
-            />
-          )}
-        </Field>
-        <Field
+          name="file"
+          type="file"
+          accept=".json,.xml,.zip,application/json,text/xml,application/zip"
+        />
+        <TextAreaField
           {...form.field("categoryMap")}
           label="Category map (optional)"
           hint={`JSON from the old blog's category or tag names to ours (${CATEGORIES.join(", ")}), such as {"news": "Business"}.`}
-        >
-          {(control) => (
-            <textarea
-              {...control}
-              name="categoryMap"
-              rows={3}
-              defaultValue={values?.categoryMap ?? ""}
-              className={`${inputStyles} font-mono text-sm`}
-            />
-          )}
-        </Field>
+          name="categoryMap"
+          rows={3}
+          defaultValue={values?.categoryMap ?? ""}
+          className={`${inputStyles} font-mono text-sm`}
+        />
         <Field
           {...form.field("defaultCategory")}
           label="Default category"

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { Field, FormError } from "~/components/ui/field";
+import { Field, FormError, TextField } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -74,17 +74,13 @@ export function NavigationAddForm({
       </h3>
       <FormError message={form.formError} />
       <input type="hidden" name="menu" value={menu} />
-      <Field {...form.field("label")} label="Label">
-        {(control) => (
-          <input
-            {...control}
-            name="label"
-            defaultValue={values.label}
-            maxLength={NAVIGATION_LIMITS.label}
-            className={inputStyles}
-          />
-        )}
-      </Field>
+      <TextField
+        {...form.field("label")}
+        label="Label"
+        name="label"
+        defaultValue={values.label}
+        maxLength={NAVIGATION_LIMITS.label}
+      />
       <Field {...form.field("kind")} label="Links to">
         {(control) => (
           <select
@@ -138,15 +134,16 @@ export function NavigationAddForm({
         </Field>
       ) : null}
       {shows("url") ? (
-        <Field
+        <TextField
           {...form.field("url")}
           label="URL"
           hint={
             hydrated ? "Starts with http:// or https://." : "When it links to another address; http:// or https://."
           }
-        >
-          {(control) => <input {...control} name="url" type="url" defaultValue={values.url} className={inputStyles} />}
-        </Field>
+          name="url"
+          type="url"
+          defaultValue={values.url}
+        />
       ) : null}
       <button type="submit" disabled={busy} className={buttonStyles.primary}>
         Add link

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { BodyFields } from "~/components/admin/editor/body-fields";
-import { CheckboxField, Field, FormError } from "~/components/ui/field";
-import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { CheckboxField, FormError, TextAreaField, TextField } from "~/components/ui/field";
+import { buttonStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import type { FormResult } from "#domain/forms.ts";
 import { PAGE_LIMITS, type PageField, pageForm, type PageFormValues } from "#domain/page.ts";
@@ -33,35 +33,24 @@ export function PageForm({ initialValues, result, submitLabel, pageId }: PageFor
     <Form method="post" {...form.props} className="space-y-6">
       <FormError message={form.formError} />
 
-      <Field {...form.field("title")} label="Title">
-        {(control) => (
-          <input
-            {...control}
-            name="title"
-            type="text"
-            maxLength={PAGE_LIMITS.title}
-            defaultValue={initialValues.title}
-            className={inputStyles}
-          />
-        )}
-      </Field>
+      <TextField
+        {...form.field("title")}
+        label="Title"
+        name="title"
+        type="text"
+        maxLength={PAGE_LIMITS.title}
+        defaultValue={initialValues.title}
+      />
 
-      <Field
+      <TextField
         {...form.field("slug")}
         label="Slug"
         hint="The page's address: /your-slug. Leave blank to make it from the title."
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="slug"
-            type="text"
-            maxLength={PAGE_LIMITS.slug}
-            defaultValue={initialValues.slug}
-            className={inputStyles}
-          />
-        )}
-      </Field>
+        name="slug"
+        type="text"
+        maxLength={PAGE_LIMITS.slug}
+        defaultValue={initialValues.slug}
+      />
 
       <BodyFields
         fields={{ format: form.field("format"), content: form.field("content") }}
@@ -69,46 +58,29 @@ export function PageForm({ initialValues, result, submitLabel, pageId }: PageFor
         item={pageId ? { kind: "page", id: pageId } : undefined}
       />
 
-      <Field
+      <TextAreaField
         {...form.field("description")}
         label="Meta description (optional)"
         hint="What search engines and shared links show; blank: the page's opening words."
-      >
-        {(control) => (
-          <textarea
-            {...control}
-            name="description"
-            rows={2}
-            maxLength={PAGE_LIMITS.description}
-            defaultValue={initialValues.description}
-            className={inputStyles}
-          />
-        )}
-      </Field>
+        name="description"
+        rows={2}
+        maxLength={PAGE_LIMITS.description}
+        defaultValue={initialValues.description}
+      />
 
-      <CheckboxField {...form.field("published")} label="Publish this page">
-        {(control) => (
-          <input
-            {...control}
-            name="published"
-            type="checkbox"
-            defaultChecked={initialValues.published}
-            className="mt-0.5 h-4 w-4 rounded border-slate-300 accent-indigo-600"
-          />
-        )}
-      </CheckboxField>
+      <CheckboxField
+        {...form.field("published")}
+        label="Publish this page"
+        name="published"
+        defaultChecked={initialValues.published}
+      />
 
-      <CheckboxField {...form.field("showLastUpdated")} label="Show the date it was last updated">
-        {(control) => (
-          <input
-            {...control}
-            name="showLastUpdated"
-            type="checkbox"
-            defaultChecked={initialValues.showLastUpdated}
-            className="mt-0.5 h-4 w-4 rounded border-slate-300 accent-indigo-600"
-          />
-        )}
-      </CheckboxField>
+      <CheckboxField
+        {...form.field("showLastUpdated")}
+        label="Show the date it was last updated"
+        name="showLastUpdated"
+        defaultChecked={initialValues.showLastUpdated}
+      />
 
       <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
         <button type="submit" disabled={saving} className={buttonStyles.primary}>

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { BodyFields } from "~/components/admin/editor/body-fields";
 import { ScheduleInput } from "~/components/admin/editor/schedule-field";
-import { CheckboxField, Field, FormError } from "~/components/ui/field";
+import { CheckboxField, Field, FormError, TextAreaField, TextField } from "~/components/ui/field";
 import { CoverImage } from "~/components/ui/cover-image";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { CoverImageUploader } from "~/components/admin/image-upload";
@@ -71,87 +71,61 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
     >
       <FormError message={form.formError} />
 
-      <Field {...form.field("title")} label="Title">
-        {(control) => (
-          <input
-            {...control}
-            name="title"
-            type="text"
-            maxLength={POST_LIMITS.title}
-            defaultValue={initialValues.title}
-            className={inputStyles}
-          />
-        )}
-      </Field>
+      <TextField
+        {...form.field("title")}
+        label="Title"
+        name="title"
+        type="text"
+        maxLength={POST_LIMITS.title}
+        defaultValue={initialValues.title}
+      />
 
-      <Field
+      <TextField
         {...form.field("slug")}
         label="Slug"
         hint="The post's address: /blog/your-slug. Leave blank to make it from the title."
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="slug"
-            type="text"
-            maxLength={POST_LIMITS.slug}
-            defaultValue={initialValues.slug}
-            className={inputStyles}
-          />
-        )}
-      </Field>
+        name="slug"
+        type="text"
+        maxLength={POST_LIMITS.slug}
+        defaultValue={initialValues.slug}
+      />
 
-      <Field
+      <TextField
         {...form.field("canonicalUrl")}
         label="Canonical URL (optional)"
         hint="Where this post was first published, if not here: search engines are pointed there."
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="canonicalUrl"
-            type="url"
-            inputMode="url"
-            placeholder="https://…"
-            maxLength={POST_LIMITS.canonicalUrl}
-            defaultValue={initialValues.canonicalUrl}
-            className={inputStyles}
-          />
-        )}
-      </Field>
+        name="canonicalUrl"
+        type="url"
+        inputMode="url"
+        placeholder="https://…"
+        maxLength={POST_LIMITS.canonicalUrl}
+        defaultValue={initialValues.canonicalUrl}
+      />
       <BodyFields
         fields={{ format: form.field("format"), content: form.field("content") }}
         initialValues={initialValues}
         item={postId ? { kind: "post", id: postId } : undefined}
       />
 
-      <Field {...form.field("excerpt")} label="Excerpt">
-        {(control) => (
-          <textarea
-            {...control}
-            name="excerpt"
-            rows={2}
-            maxLength={POST_LIMITS.excerpt}
-            defaultValue={initialValues.excerpt}
-            className={inputStyles}
-          />
-        )}
-      </Field>
+      <TextAreaField
+        {...form.field("excerpt")}
+        label="Excerpt"
+        name="excerpt"
+        rows={2}
+        maxLength={POST_LIMITS.excerpt}
+        defaultValue={initialValues.excerpt}
+      />
 
       <div className="grid gap-6 sm:grid-cols-2">
-        <Field {...form.field("author")} label="Author">
-          {(control) => (
-            <input
-              {...control}
-              name="author"
-              type="text"
-              autoComplete="name"
-              maxLength={POST_LIMITS.author}
-              defaultValue={initialValues.author}
-              className={inputStyles}
-            />
-          )}
-        </Field>
+        <TextField
+          {...form.field("author")}
+          label="Author"
+          name="author"
+          type="text"
+          autoComplete="name"
+          maxLength={POST_LIMITS.author}
+          defaultValue={initialValues.author}
+        />
 
         <Field {...form.field("category")} label="Category">
           {(control) => (
@@ -167,24 +141,19 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
         </Field>
       </div>
 
-      <Field {...form.field("coverImage")} label="Cover image URL">
-        {(control) => (
-          <input
-            {...control}
-            name="coverImage"
-            type="url"
-            inputMode="url"
-            placeholder="https://…"
-            maxLength={POST_LIMITS.coverImage}
-            defaultValue={initialValues.coverImage}
-            onChange={(event) => {
-              setCoverImage(event.currentTarget.value.trim());
-              control.onChange();
-            }}
-            className={inputStyles}
-          />
-        )}
-      </Field>
+      <TextField
+        {...form.field("coverImage")}
+        label="Cover image URL"
+        name="coverImage"
+        type="url"
+        inputMode="url"
+        placeholder="https://…"
+        maxLength={POST_LIMITS.coverImage}
+        defaultValue={initialValues.coverImage}
+        onChange={(event) => {
+          setCoverImage(event.currentTarget.value.trim());
+        }}
+      />
       {hydrated ? (
         <CoverImageUploader
           onUploaded={(url) => {
@@ -285,18 +254,10 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
           {...form.field("emailSubscribers")}
           label="Email this post to subscribers"
           hint={emailHint(email)}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="emailSubscribers"
-              type="checkbox"
-              defaultChecked={initialValues.emailSubscribers && email.on && email.newsletter !== "closed"}
-              disabled={!email.on || email.newsletter === "closed"}
-              className="mt-0.5 h-4 w-4 rounded border-slate-300 accent-indigo-600"
-            />
-          )}
-        </CheckboxField>
+          name="emailSubscribers"
+          defaultChecked={initialValues.emailSubscribers && email.on && email.newsletter !== "closed"}
+          disabled={!email.on || email.newsletter === "closed"}
+        />
       )}
 
       <div className="flex items-center gap-2">

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
-import { Field, FormError } from "~/components/ui/field";
-import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { FormError, TextField } from "~/components/ui/field";
+import { buttonStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import { EMAIL_MAX } from "#domain/account.ts";
 import type { FormResult } from "#domain/forms.ts";
@@ -53,19 +53,15 @@ export function AddSubscriberForm({
   return (
     <Form method="post" action="/admin/subscribers/add" {...form.props} className="space-y-3">
       <FormError message={form.formError} />
-      <Field {...form.field("email")} label="Email">
-        {(control) => (
-          <input
-            {...control}
-            name="email"
-            type="email"
-            autoComplete="off"
-            maxLength={EMAIL_MAX}
-            defaultValue={result?.values.email ?? ""}
-            className={inputStyles}
-          />
-        )}
-      </Field>
+      <TextField
+        {...form.field("email")}
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="off"
+        maxLength={EMAIL_MAX}
+        defaultValue={result?.values.email ?? ""}
+      />
       <ConsentBox id="add-subscriber-consent" label="They asked to subscribe" error={form.field("consent").error} />
       <button type="submit" disabled={busy} className={buttonStyles.primary}>
         Add subscriber
@@ -92,13 +88,14 @@ export function ImportSubscribersForm({
       className="space-y-3"
     >
       <FormError message={form.formError} />
-      <Field
+      <TextField
         {...form.field("file")}
         label="CSV file"
         hint={`A column named email (Ghost's members export and Substack's subscriber export both have one); at most ${SUBSCRIBER_CSV_MAX_BYTES / 1024 / 1024} MB. Nobody is emailed.`}
-      >
-        {(control) => <input {...control} name="file" type="file" accept=".csv,text/csv" className={inputStyles} />}
-      </Field>
+        name="file"
+        type="file"
+        accept=".csv,text/csv"
+      />
       <ConsentBox
         id="import-subscribers-consent"
         label="These people agreed to receive this newsletter"

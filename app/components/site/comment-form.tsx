@@ -1,6 +1,6 @@
 import { Form } from "react-router";
-import { Field, FormError } from "~/components/ui/field";
-import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { FormError, TextAreaField, TextField } from "~/components/ui/field";
+import { buttonStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import { type CommentField, commentForm, HONEYPOT_FIELD } from "#domain/comment.ts";
 import type { FormResult } from "#domain/forms.ts";
@@ -18,28 +18,20 @@ export function CommentForm({ action, result }: CommentFormProps) {
   return (
     <Form method="post" action={action} {...form.props} className="space-y-4">
       <FormError message={form.formError} />
-      <Field {...form.field("author")} label="Name">
-        {(control) => (
-          <input
-            {...control}
-            name="author"
-            autoComplete="name"
-            defaultValue={result?.values.author}
-            className={inputStyles}
-          />
-        )}
-      </Field>
-      <Field {...form.field("content")} label="Comment">
-        {(control) => (
-          <textarea
-            {...control}
-            name="content"
-            rows={5}
-            defaultValue={result?.values.content}
-            className={inputStyles}
-          />
-        )}
-      </Field>
+      <TextField
+        {...form.field("author")}
+        label="Name"
+        name="author"
+        autoComplete="name"
+        defaultValue={result?.values.author}
+      />
+      <TextAreaField
+        {...form.field("content")}
+        label="Comment"
+        name="content"
+        rows={5}
+        defaultValue={result?.values.content}
+      />
       <div className="sr-only" aria-hidden="true">
         <label htmlFor="comment-website">Leave this field empty</label>
         <input id="comment-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />

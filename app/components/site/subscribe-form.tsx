@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "react-router";
-import { Field, FormError } from "~/components/ui/field";
-import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { FormError, TextField } from "~/components/ui/field";
+import { buttonStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import type { loader as rootLoader } from "~/root";
 import { HONEYPOT_FIELD } from "#domain/comment.ts";
@@ -31,22 +31,15 @@ export function SubscribeForm({ id, result }: SubscribeFormProps) {
       {open ? (
         <form method="post" action="/subscribe" {...form.props} className="mt-3 space-y-3">
           <FormError message={form.formError} />
-          <Field
+          <TextField
             {...form.field("email")}
             label="Email address"
             hint="Subscribers only get new posts; unsubscribe in one click"
-          >
-            {(control) => (
-              <input
-                {...control}
-                type="email"
-                name="email"
-                autoComplete="email"
-                defaultValue={result?.values.email}
-                className={inputStyles}
-              />
-            )}
-          </Field>
+            type="email"
+            name="email"
+            autoComplete="email"
+            defaultValue={result?.values.email}
+          />
           <div className="sr-only" aria-hidden="true">
             <label htmlFor={`${id}-website`}>Leave this field empty</label>
             <input id={`${id}-website`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />

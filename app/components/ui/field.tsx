@@ -1,6 +1,6 @@
-import type { ReactNode } from "react";
+import type { ChangeEvent, ChangeEventHandler, InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 import type { FieldState } from "~/lib/forms";
-import { fieldErrorStyles, fieldHintStyles, formErrorStyles, labelStyles } from "./styles";
+import { checkboxStyles, fieldErrorStyles, fieldHintStyles, formErrorStyles, inputStyles, labelStyles } from "./styles";
 
 /** What a Field hands its control, so label, hint and error are wired the same way everywhere. */
 export interface ControlProps {
@@ -80,19 +80,98 @@ export function FormError({ id, message }: { id?: string; message: string | unde
   );
 }
 
+/** What a field says about its control: its state in the form (form.field(…)), its label and hint. */
+type FieldFrame = Omit<FieldProps, "children">;
+
+/** The control's own attributes; what Field wires (id, aria, autoFocus) it keeps. `onChange` runs before the field's. */
+type OwnControl<Element, Attributes> = Omit<Attributes, keyof ControlProps | "children"> & {
+  name: string;
+  onChange?: ChangeEventHandler<Element>;
+};
+
+/** Runs the control's own change handler, then the field's (which clears its message). */
+function changeHandler<Element>(own: ChangeEventHandler<Element> | undefined, field: () => void) {
+  return own
+    ? (event: ChangeEvent<Element>) => {
+        own(event);
+        field();
+      }
+    : field;
+}
+
+/** A Field whose control is one input (text, email, url, number, file…), in the house look unless `className` says otherwise. */
+export function TextField(props: FieldFrame & OwnControl<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>) {
+  const { id, error, onEdit, autoFocus, label, hint, describedBy, onChange, className = inputStyles, ...input } = props;
+  return (
+    <Field
+      id={id}
+      error={error}
+      onEdit={onEdit}
+      autoFocus={autoFocus}
+      label={label}
+      hint={hint}
+      describedBy={describedBy}
+    >
+      {(control) => (
+        <input {...control} {...input} onChange={changeHandler(onChange, control.onChange)} className={className} />
+      )}
+    </Field>
+  );
+}
+
+/** A Field whose control is a textarea, in the house look unless `className` says otherwise. */
+export function TextAreaField(
+  props: FieldFrame & OwnControl<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>,
+) {
+  const {
+    id,
+    error,
+    onEdit,
+    autoFocus,
+    label,
+    hint,
+    describedBy,
+    onChange,
+    className = inputStyles,
+    ...textarea
+  } = props;
+  return (
+    <Field
+      id={id}
+      error={error}
+      onEdit={onEdit}
+      autoFocus={autoFocus}
+      label={label}
+      hint={hint}
+      describedBy={describedBy}
+    >
+      {(control) => (
+        <textarea
+          {...control}
+          {...textarea}
+          onChange={changeHandler(onChange, control.onChange)}
+          className={className}
+        />
+      )}
+    </Field>
+  );
+}
+
 /** A checkbox with its label beside it, wired like every other Field. */
-export function CheckboxField({
-  id,
-  error,
-  onEdit,
-  autoFocus,
-  label,
-  hint,
-  children,
-}: Omit<FieldProps, "describedBy"> & { children: (control: ControlProps) => ReactNode }) {
+export function CheckboxField(
+  props: Omit<FieldFrame, "describedBy"> & OwnControl<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>,
+) {
+  const { id, error, onEdit, autoFocus, label, hint, name, onChange, className = checkboxStyles, ...input } = props;
   return (
     <div className="flex items-start gap-2">
-      {children(controlProps({ id, error, onEdit, autoFocus, hint }))}
+      <input
+        {...controlProps({ id, error, onEdit, autoFocus, hint })}
+        name={name}
+        type="checkbox"
+        {...input}
+        onChange={changeHandler(onChange, onEdit)}
+        className={className}
+      />
       <div>
         <label htmlFor={id} className="text-sm font-medium">
           {label}

@@ -12,6 +12,8 @@ export const textLinkStyles =
 export const inputStyles =
   "block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-600 aria-invalid:border-red-700 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-400 dark:aria-invalid:border-red-400";
 
+export const checkboxStyles = "mt-0.5 h-4 w-4 rounded border-slate-300 accent-indigo-600";
+
 export const labelStyles = "mb-1 block text-sm font-medium text-slate-800 dark:text-slate-200";
 
 export const fieldErrorStyles = "mt-1 text-sm font-medium text-red-700 dark:text-red-300";

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { SettingsSubpage } from "~/components/admin/settings-subpage";
-import { CheckboxField, Field } from "~/components/ui/field";
+import { CheckboxField, TextField } from "~/components/ui/field";
 import { inputStyles } from "~/components/ui/styles";
 import { requireAdmin } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
@@ -53,36 +53,23 @@ export default function AnalyticsSettings({ loaderData, actionData }: Route.Comp
         {...form.field("enabled")}
         label="Count readers"
         hint="Page views are counted without cookies and without storing addresses. Turned off, nothing is counted and the figures so far stay."
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="enabled"
-            type="checkbox"
-            defaultChecked={values.enabled}
-            className="mt-1 h-4 w-4 accent-indigo-600"
-          />
-        )}
-      </CheckboxField>
-      <Field
+        name="enabled"
+        defaultChecked={values.enabled}
+        className="mt-1 h-4 w-4 accent-indigo-600"
+      />
+      <TextField
         {...form.field("retentionDays")}
         label="Keep single page views for (days)"
         hint="After that only the daily totals remain, which are kept for good. The privacy page says 30 days by default."
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="retentionDays"
-            type="number"
-            inputMode="numeric"
-            required
-            min={1}
-            max={RETENTION_DAYS_MAX}
-            defaultValue={values.retentionDays}
-            className={`${inputStyles} max-w-40`}
-          />
-        )}
-      </Field>
+        name="retentionDays"
+        type="number"
+        inputMode="numeric"
+        required
+        min={1}
+        max={RETENTION_DAYS_MAX}
+        defaultValue={values.retentionDays}
+        className={`${inputStyles} max-w-40`}
+      />
     </SettingsSubpage>
   );
 }

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { SettingsSubpage } from "~/components/admin/settings-subpage";
-import { CheckboxField, Field } from "~/components/ui/field";
+import { CheckboxField, TextAreaField, TextField } from "~/components/ui/field";
 import { inputStyles } from "~/components/ui/styles";
 import { requireAdmin } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
@@ -55,51 +55,31 @@ export default function CommentSettings({ loaderData, actionData }: Route.Compon
         {...form.field("holdAll")}
         label="Hold every comment for moderation"
         hint="Nothing appears until you approve it."
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="holdAll"
-            type="checkbox"
-            defaultChecked={values.holdAll}
-            className="mt-1 h-4 w-4 accent-indigo-600"
-          />
-        )}
-      </CheckboxField>
-      <Field
+        name="holdAll"
+        defaultChecked={values.holdAll}
+        className="mt-1 h-4 w-4 accent-indigo-600"
+      />
+      <TextAreaField
         {...form.field("blocklist")}
         label="Blocklist"
         hint="Words, addresses or domains, one a line. A comment whose name or text contains one waits for moderation. Comments with more than 2 links always do."
-      >
-        {(control) => (
-          <textarea
-            {...control}
-            name="blocklist"
-            rows={6}
-            maxLength={BLOCKLIST_MAX}
-            defaultValue={values.blocklist}
-            className={inputStyles}
-          />
-        )}
-      </Field>
-      <Field
+        name="blocklist"
+        rows={6}
+        maxLength={BLOCKLIST_MAX}
+        defaultValue={values.blocklist}
+      />
+      <TextField
         {...form.field("closeAfterDays")}
         label="Close comments on posts older than (days)"
         hint="Leave empty to keep comments open. Each post can also close its own comments in the editor."
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="closeAfterDays"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={CLOSE_AFTER_DAYS_MAX}
-            defaultValue={values.closeAfterDays}
-            className={`${inputStyles} max-w-40`}
-          />
-        )}
-      </Field>
+        name="closeAfterDays"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={CLOSE_AFTER_DAYS_MAX}
+        defaultValue={values.closeAfterDays}
+        className={`${inputStyles} max-w-40`}
+      />
     </SettingsSubpage>
   );
 }

@@ -1,8 +1,8 @@
 import { data, Form, Link, Outlet, unstable_useRoute as useRoute, useNavigation } from "react-router";
 import { Notice } from "~/components/admin/panel";
 import { LookFields, SiteImageForms } from "~/components/admin/settings-look";
-import { Field, FormError } from "~/components/ui/field";
-import { buttonStyles, inputStyles, textLinkStyles } from "~/components/ui/styles";
+import { FormError, TextAreaField, TextField } from "~/components/ui/field";
+import { buttonStyles, textLinkStyles } from "~/components/ui/styles";
 import { actorOf, requireOwner } from "~/lib/auth.server";
 import { takeFlash } from "~/lib/flash.server";
 import { useValidatedForm } from "~/lib/forms";
@@ -64,104 +64,85 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <Form method="post" {...form.props} className="mt-6 max-w-2xl space-y-5">
         <Notice message={saved ? "Settings saved. The site shows them now." : loaderData.notice} />
         <FormError message={form.formError} />
-        <Field {...form.field("title")} label="Site title" hint="Shown in the welcome block and in every page's title.">
-          {(control) => (
-            <input
-              {...control}
-              name="title"
-              defaultValue={values.title}
-              maxLength={SITE_TITLE_MAX}
-              className={inputStyles}
-            />
-          )}
-        </Field>
-        <Field
+        <TextField
+          {...form.field("title")}
+          label="Site title"
+          hint="Shown in the welcome block and in every page's title."
+          name="title"
+          defaultValue={values.title}
+          maxLength={SITE_TITLE_MAX}
+        />
+        <TextAreaField
           {...form.field("description")}
           label="Description"
           hint="The home page's description for search engines."
-        >
-          {(control) => (
-            <textarea
-              {...control}
-              name="description"
-              rows={2}
-              defaultValue={values.description}
-              maxLength={SITE_DESCRIPTION_MAX}
-              className={inputStyles}
-            />
-          )}
-        </Field>
-        <Field {...form.field("aboutUrl")} label="About link">
-          {(control) => (
-            <input {...control} name="aboutUrl" type="url" defaultValue={values.aboutUrl} className={inputStyles} />
-          )}
-        </Field>
-        <Field {...form.field("sourceUrl")} label="Source code link">
-          {(control) => (
-            <input {...control} name="sourceUrl" type="url" defaultValue={values.sourceUrl} className={inputStyles} />
-          )}
-        </Field>
-        <Field {...form.field("postsPerPage")} label="Posts per page" hint={`From 1 to ${POSTS_PER_PAGE_MAX}.`}>
-          {(control) => (
-            <input
-              {...control}
-              name="postsPerPage"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={POSTS_PER_PAGE_MAX}
-              defaultValue={values.postsPerPage}
-              className={inputStyles}
-            />
-          )}
-        </Field>
-        <Field {...form.field("timeZone")} label="Time zone" hint="For dates on the site, e.g. Europe/Paris or UTC.">
-          {(control) => <input {...control} name="timeZone" defaultValue={values.timeZone} className={inputStyles} />}
-        </Field>
-        <Field {...form.field("footerText")} label="Footer text">
-          {(control) => (
-            <textarea
-              {...control}
-              name="footerText"
-              rows={2}
-              defaultValue={values.footerText}
-              maxLength={FOOTER_TEXT_MAX}
-              className={inputStyles}
-            />
-          )}
-        </Field>
+          name="description"
+          rows={2}
+          defaultValue={values.description}
+          maxLength={SITE_DESCRIPTION_MAX}
+        />
+        <TextField
+          {...form.field("aboutUrl")}
+          label="About link"
+          name="aboutUrl"
+          type="url"
+          defaultValue={values.aboutUrl}
+        />
+        <TextField
+          {...form.field("sourceUrl")}
+          label="Source code link"
+          name="sourceUrl"
+          type="url"
+          defaultValue={values.sourceUrl}
+        />
+        <TextField
+          {...form.field("postsPerPage")}
+          label="Posts per page"
+          hint={`From 1 to ${POSTS_PER_PAGE_MAX}.`}
+          name="postsPerPage"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={POSTS_PER_PAGE_MAX}
+          defaultValue={values.postsPerPage}
+        />
+        <TextField
+          {...form.field("timeZone")}
+          label="Time zone"
+          hint="For dates on the site, e.g. Europe/Paris or UTC."
+          name="timeZone"
+          defaultValue={values.timeZone}
+        />
+        <TextAreaField
+          {...form.field("footerText")}
+          label="Footer text"
+          name="footerText"
+          rows={2}
+          defaultValue={values.footerText}
+          maxLength={FOOTER_TEXT_MAX}
+        />
         <fieldset className="space-y-5">
           <legend className="text-lg font-semibold">Email</legend>
           <p className="text-sm text-slate-600 dark:text-slate-400">
             Newsletters and confirmations are sent from the address in MAIL_FROM; your SMTP provider must allow it.
           </p>
-          <Field
+          <TextField
             {...form.field("emailFromName")}
             label="Sender name"
             hint="Shown beside that address. Leave empty to use the site title."
-          >
-            {(control) => (
-              <input
-                {...control}
-                name="emailFromName"
-                defaultValue={values.emailFromName}
-                maxLength={EMAIL_FROM_NAME_MAX}
-                placeholder={loaderData.settings.title}
-                className={inputStyles}
-              />
-            )}
-          </Field>
-          <Field {...form.field("emailReplyTo")} label="Reply-To" hint="Where replies go. Leave empty for MAIL_FROM.">
-            {(control) => (
-              <input
-                {...control}
-                name="emailReplyTo"
-                type="email"
-                defaultValue={values.emailReplyTo}
-                className={inputStyles}
-              />
-            )}
-          </Field>
+            name="emailFromName"
+            defaultValue={values.emailFromName}
+            maxLength={EMAIL_FROM_NAME_MAX}
+            placeholder={loaderData.settings.title}
+          />
+          <TextField
+            {...form.field("emailReplyTo")}
+            label="Reply-To"
+            hint="Where replies go. Leave empty for MAIL_FROM."
+            name="emailReplyTo"
+            type="email"
+            defaultValue={values.emailReplyTo}
+          />
         </fieldset>
         <LookFields accent={form.field("accentColor")} typeface={form.field("bodyTypeface")} values={values} />
         <button type="submit" disabled={saving} className={buttonStyles.primary}>

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { Field, FormError } from "~/components/ui/field";
-import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { Field, FormError, TextField } from "~/components/ui/field";
+import { buttonStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import { formFailure, parseSubmission, perform } from "~/lib/forms.server";
 import { EMAIL_MAX, PASSWORD_MIN, setupForm } from "#domain/account.ts";
@@ -93,19 +93,15 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
             <Form method="post" {...form.props} className="mt-6 space-y-5">
               <input type="hidden" name="token" value={loaderData.token} />
               <FormError message={form.formError} />
-              <Field {...form.field("email")} label="Email">
-                {(control) => (
-                  <input
-                    {...control}
-                    name="email"
-                    type="email"
-                    autoComplete="username"
-                    maxLength={EMAIL_MAX}
-                    defaultValue={result?.values.email}
-                    className={inputStyles}
-                  />
-                )}
-              </Field>
+              <TextField
+                {...form.field("email")}
+                label="Email"
+                name="email"
+                type="email"
+                autoComplete="username"
+                maxLength={EMAIL_MAX}
+                defaultValue={result?.values.email}
+              />
               <Field {...form.field("password")} label={`Password (at least ${PASSWORD_MIN} characters)`}>
                 {(control) => <PasswordInput {...control} name="password" autoComplete="new-password" />}
               </Field>

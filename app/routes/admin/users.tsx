@@ -1,6 +1,6 @@
 import { data, Form, Link, unstable_useRoute as useRoute, useNavigation } from "react-router";
 import { Notice, Panel } from "~/components/admin/panel";
-import { Field, FormError } from "~/components/ui/field";
+import { FormError, TextField } from "~/components/ui/field";
 import { buttonStyles, inputStyles, textLinkStyles } from "~/components/ui/styles";
 import { requireOwner } from "~/lib/auth.server";
 import { takeFlash } from "~/lib/flash.server";
@@ -49,19 +49,15 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           </p>
           <Form method="post" action="/admin/users/invite" {...form.props} className="flex flex-wrap items-end gap-3">
             <div className="min-w-64 flex-1">
-              <Field {...form.field("email")} label="Email">
-                {(control) => (
-                  <input
-                    {...control}
-                    name="email"
-                    type="email"
-                    autoComplete="off"
-                    maxLength={EMAIL_MAX}
-                    defaultValue={inviteResult?.values.email ?? ""}
-                    className={inputStyles}
-                  />
-                )}
-              </Field>
+              <TextField
+                {...form.field("email")}
+                label="Email"
+                name="email"
+                type="email"
+                autoComplete="off"
+                maxLength={EMAIL_MAX}
+                defaultValue={inviteResult?.values.email ?? ""}
+              />
             </div>
             <button type="submit" disabled={busy} className={buttonStyles.primary}>
               Create invitation link

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { Field, FormError } from "~/components/ui/field";
-import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { Field, FormError, TextField } from "~/components/ui/field";
+import { buttonStyles } from "~/components/ui/styles";
 import { signedInCookies } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
 import { formFailure, parseSubmission, perform } from "~/lib/forms.server";
@@ -72,18 +72,14 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
             <Form method="post" {...form.props} className="mt-6 space-y-5">
               <input type="hidden" name="token" value={loaderData.token} />
               <FormError message={form.formError} />
-              <Field {...form.field("displayName")} label="Display name">
-                {(control) => (
-                  <input
-                    {...control}
-                    name="displayName"
-                    autoComplete="name"
-                    maxLength={DISPLAY_NAME_MAX}
-                    defaultValue={actionData?.values.displayName ?? ""}
-                    className={inputStyles}
-                  />
-                )}
-              </Field>
+              <TextField
+                {...form.field("displayName")}
+                label="Display name"
+                name="displayName"
+                autoComplete="name"
+                maxLength={DISPLAY_NAME_MAX}
+                defaultValue={actionData?.values.displayName ?? ""}
+              />
               <Field {...form.field("password")} label="Password" hint={`At least ${PASSWORD_MIN} characters.`}>
                 {(control) => <PasswordInput {...control} name="password" autoComplete="new-password" />}
               </Field>

@@ -1,6 +1,6 @@
 import { Form, redirect, useNavigation } from "react-router";
-import { Field, FormError } from "~/components/ui/field";
-import { buttonStyles, inputStyles, textLinkStyles } from "~/components/ui/styles";
+import { FormError, TextField } from "~/components/ui/field";
+import { buttonStyles, textLinkStyles } from "~/components/ui/styles";
 import { knownDeviceFor, safeRedirectPath, signedInCookies } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
 import { formFailure, parseSubmission } from "~/lib/forms.server";
@@ -78,20 +78,17 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
         <Form method="post" {...form.props} className="mt-6 space-y-5">
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
           <FormError message={form.formError} />
-          <Field {...form.field("code")} label="Code" hint="Lost your phone? Enter one of your recovery codes instead.">
-            {(control) => (
-              <input
-                {...control}
-                name="code"
-                type="text"
-                autoComplete="one-time-code"
-                autoCapitalize="off"
-                spellCheck={false}
-                maxLength={40}
-                className={inputStyles}
-              />
-            )}
-          </Field>
+          <TextField
+            {...form.field("code")}
+            label="Code"
+            hint="Lost your phone? Enter one of your recovery codes instead."
+            name="code"
+            type="text"
+            autoComplete="one-time-code"
+            autoCapitalize="off"
+            spellCheck={false}
+            maxLength={40}
+          />
           <button type="submit" disabled={checking} className={`${buttonStyles.primary} w-full`}>
             {checking ? "Checking…" : "Verify"}
           </button>

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, redirect, useNavigation } from "react-router";
-import { Field, FormError } from "~/components/ui/field";
-import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { Field, FormError, TextField } from "~/components/ui/field";
+import { buttonStyles } from "~/components/ui/styles";
 import { knownDeviceFor, safeRedirectPath, signedInCookies } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
 import { formFailure, parseSubmission, perform } from "~/lib/forms.server";
@@ -105,26 +105,19 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         >
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
           <FormError id={FORM_ERROR_ID} message={message} />
-          <Field
+          <TextField
             id={form.field("email").id}
             error={undefined}
             onEdit={form.field("email").onEdit}
             describedBy={form.errors.email || form.formError ? FORM_ERROR_ID : undefined}
             label="Email"
-          >
-            {(control) => (
-              <input
-                {...control}
-                name="email"
-                type="email"
-                autoComplete="username"
-                inputMode="email"
-                maxLength={EMAIL_MAX}
-                defaultValue={actionData?.values.email ?? ""}
-                className={inputStyles}
-              />
-            )}
-          </Field>
+            name="email"
+            type="email"
+            autoComplete="username"
+            inputMode="email"
+            maxLength={EMAIL_MAX}
+            defaultValue={actionData?.values.email ?? ""}
+          />
           <Field
             id={form.field("password").id}
             error={undefined}
