@@ -161,20 +161,18 @@ async function main(): Promise<void> {
           services.outbox.worker(
             mailer,
             server.reportTo(logger, "sending queued email failed"),
-            // Scheduled posts that want their email are queued by whichever server looks first, and so
-            // are the confirmations subscriptions asked for (their answer went before the email was queued).
-            async () => {
-              await services.postNewsletter.sendDuePosts();
-              await services.subscriptions.sendRequestedConfirmations();
-            },
+            // The confirmations subscriptions asked for are queued by whichever server looks first
+            // (their answer went before the email was queued).
+            services.subscriptions.sendRequestedConfirmations,
           ),
         ]
       : []),
+    // Scheduled posts become public through the same door as a save (services/posts.ts, PostLife).
+    services.posts.scheduledPosts(server.reportTo(logger, "looking for scheduled posts failed")),
   ];
+  // A post's life nudges the sweep: a post becoming public, changed or withdrawn is swept at once.
+  services.fediverseSweep.attach(fediverse.worker);
   await server.startWorkers(workers);
-  // A saved post is swept at once. The sweep compares posts alone: a comment or a page changes
-  // nothing followers are sent.
-  services.changes.subscribe(() => void fediverse.nudge(), ["post"]);
 
   let shuttingDown = false;
   const shutdown = (signal: string) => {

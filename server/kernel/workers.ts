@@ -139,3 +139,15 @@ export async function stopWorkers(
     if (outcome === "timed out") logger.warn(`${worker.name} still busy after ${boundMs} ms; stopping without it`);
   }
 }
+
+/**
+ * A nudge handed out before its worker exists (the fediverse's worker is made after the services
+ * that nudge it): it reaches the worker once `attach`ed, and does nothing before.
+ */
+export function createLateNudge(): { nudge: () => void; attach: (worker: Worker) => void } {
+  let target: Worker | undefined;
+  return {
+    nudge: () => target?.nudge?.(),
+    attach: (worker) => void (target = worker),
+  };
+}

@@ -8,8 +8,8 @@
 export type ContentTag = "lists" | "navigation" | `post:${string}` | `page:${string}`;
 
 /**
- * What a write was to. Only a post's change can alter what the fediverse is sent (its sweep
- * compares posts alone, server/federation/delivery.ts); a comment or a page changes pages only.
+ * What a write was to, so a listener may hear one kind only. What a post's write means beyond its
+ * pages (an email, the fediverse's sweep) is not told here but by its life (services/posts.ts, PostLife).
  */
 export const CONTENT_CHANGE_KINDS = ["post", "comment", "page"] as const;
 export type ContentChangeKind = (typeof CONTENT_CHANGE_KINDS)[number];

@@ -4,6 +4,7 @@ import { emailSender } from "#domain/site-settings.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
 import { type Dialect, pingDatabase } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
+import { createLateNudge } from "../kernel/workers.ts";
 import { createAnalyticsReports } from "./analytics-reports.ts";
 import { type AnalyticsTuning, createAnalytics } from "./analytics.ts";
 import { createAuditLog } from "./audit.ts";
@@ -22,7 +23,7 @@ import { createPortabilityService } from "./portability.ts";
 import { createPostNewsletter } from "./post-newsletter.ts";
 import { createNavigationService } from "./navigation.ts";
 import { createPageService } from "./pages.ts";
-import { createPostService } from "./posts.ts";
+import { createPostService, type PostLife } from "./posts.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 import { createSetupService } from "./setup.ts";
 import { createSiteSettingsService, defaultSiteSettings } from "./site-settings.ts";
@@ -114,13 +115,25 @@ export function createServices({
   });
   const readSite = async () => ({ title: (await siteSettings.current()).title, url: siteUrl });
   const postNewsletter = createPostNewsletter({ db, now, outbox, readSite, emailOn });
+  // A post's life (services/posts.ts) and what follows from it, side by side: the newsletter emails
+  // a post once, when it first becomes public; the fediverse's sweep, nudged at every moment, sends
+  // followers what readers now see (its worker is made in server.ts, which attaches it here).
+  const fediverseSweep = createLateNudge();
+  const postLife: PostLife[] = [
+    ...(emailOn ? [postNewsletter.postLife] : []),
+    {
+      becamePublic: { afterCommit: fediverseSweep.nudge, byClock: async () => fediverseSweep.nudge() },
+      changedWhilePublic: { afterCommit: fediverseSweep.nudge },
+      stoppedBeingPublic: { afterCommit: fediverseSweep.nudge },
+    },
+  ];
   const comments = createCommentService({ db, now, ipSalt: commentIpSalt, changes });
   // One hashing of keys for every counter, so app servers and the CLI count on the same rows.
   const rateLimiter = createRateLimiter({ db, now, secret: commentIpSalt });
   const pages = createPageService({ db, now, audit, changes });
   return {
     changes,
-    posts: createPostService({ db, dialect, now, audit, changes, newsletter: emailOn ? postNewsletter : undefined }),
+    posts: createPostService({ db, dialect, now, audit, changes, life: postLife, emailOn }),
     comments,
     pages,
     navigation: createNavigationService({ siteSettings, pages }),
@@ -138,6 +151,7 @@ export function createServices({
     siteSettings,
     outbox,
     postNewsletter,
+    fediverseSweep,
     subscriptions: createSubscriptionService({
       db,
       now,

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import { mediaHashesIn } from "#domain/media.ts";
-import { isPublicAt, type Post } from "#domain/post.ts";
+import { isPublicAt, type Post, type PostDraft } from "#domain/post.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
 import {
@@ -14,13 +14,15 @@ import { findPostById } from "../repositories/posts.ts";
 import { describeMedia } from "./media.ts";
 import { composePostEmail, type EmailSite } from "./newsletter-email.ts";
 import type { Outbox } from "./newsletter-outbox.ts";
+import type { PostLife, SaveWork } from "./posts.ts";
 
 /**
  * A post emailed to its subscribers once in its life, when it first becomes public
  * (docs/decisions/0014-newsletter-outbox.md): at once by the save that publishes it, or at its
- * scheduled time by the tick of a worker. The send's unique `post_id` keeps two servers, or a
- * save and a tick, from making two sends; the post's `newsletter` state keeps it from a second
- * one after an edit, an unpublish or a republish.
+ * scheduled time by the first server whose clock sees it come (`postLife`, services/posts.ts).
+ * The send's unique `post_id` keeps two servers, or a save and a clock, from making two sends;
+ * the post's `newsletter` state keeps it from a second one after an edit, an unpublish or a
+ * republish.
  */
 export function createPostNewsletter({
   db,
@@ -52,33 +54,41 @@ export function createPostNewsletter({
     return { ...post, newsletter: "sent" };
   }
 
+  /**
+   * A save's email, when the post wants one and is public once saved: queued inside the save's
+   * transaction, so the post, its audit entry and its send commit together, and the worker woken
+   * after the commit. The site is read here, before the transaction opens.
+   */
+  async function emailWithSave(draft: PostDraft): Promise<SaveWork | undefined> {
+    if (draft.newsletter !== "wanted" || !isPublicAt(draft, now())) return undefined;
+    const site = await readSite();
+    return { run: (post, trx) => send(post, site, trx), afterCommit: outbox.wake };
+  }
+
+  /** Queues the email of every wanted post whose scheduled time has come. */
+  async function sendDuePosts(): Promise<number> {
+    const due = await guardDatabase(() => findPostsDueForEmail(db, now().toISOString()));
+    if (due.length === 0) return 0;
+    const site = await readSite();
+    for (const id of due) {
+      const post = await guardDatabase(() => findPostById(db, id));
+      if (post) await guardDatabase(() => db.transaction().execute((trx) => send(post, site, trx)));
+    }
+    outbox.wake();
+    return due.length;
+  }
+
+  /** What the newsletter does in a post's life (services/posts.ts). */
+  const postLife: PostLife = {
+    becamePublic: { inSave: emailWithSave, byClock: sendDuePosts },
+    // A scheduled post edited after its time came, before any server's clock queued its email.
+    changedWhilePublic: { inSave: emailWithSave },
+  };
+
   return {
     emailOn,
-
-    /**
-     * Before a save: what the save must do for its email, when the post wants one and is public
-     * as soon as it is saved. `queue` runs inside the save's transaction, so the post, its audit
-     * entry and its send commit together; `wake` after the commit. The site is read here, before
-     * the transaction opens: on SQLite it holds the one connection, and a read beside it would wait.
-     */
-    async prepareSave(draft: Pick<Post, "newsletter" | "published" | "publishAt">): Promise<SaveEmail | undefined> {
-      if (draft.newsletter !== "wanted" || !isPublicAt(draft, now())) return undefined;
-      const site = await readSite();
-      return { queue: (post, trx) => send(post, site, trx), wake: outbox.wake };
-    },
-
-    /** The worker's tick: queues the email of every wanted post whose scheduled time has come. */
-    async sendDuePosts(): Promise<number> {
-      const due = await guardDatabase(() => findPostsDueForEmail(db, now().toISOString()));
-      if (due.length === 0) return 0;
-      const site = await readSite();
-      for (const id of due) {
-        const post = await guardDatabase(() => findPostById(db, id));
-        if (post) await guardDatabase(() => db.transaction().execute((trx) => send(post, site, trx)));
-      }
-      outbox.wake();
-      return due.length;
-    },
+    postLife,
+    sendDuePosts,
 
     /** Each post's send (sent / total, failures), for the editor and the posts list. */
     findSends(postIds: readonly string[]): Promise<Map<string, SendProgress>> {
@@ -94,9 +104,3 @@ export function createPostNewsletter({
 }
 
 export type PostNewsletterService = ReturnType<typeof createPostNewsletter>;
-
-/** A save's email: queued inside the save's transaction, and the worker woken once it commits. */
-export interface SaveEmail {
-  queue: (post: Post, trx: Transaction<Database>) => Promise<Post>;
-  wake: () => void;
-}

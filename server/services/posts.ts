@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import {
+  isPublicAt,
   localDateTimeToUtc,
   newsletterAfterSave,
   postStatus,
@@ -29,7 +30,64 @@ import { renderPostBody } from "../render/post-body.ts";
 import { createWritersDesk } from "./writers-desk.ts";
 import type { Post, PostSummary } from "#domain/post.ts";
 import type { Actor, AuditLog } from "./audit.ts";
-import type { SaveEmail } from "./post-newsletter.ts";
+import { type PeriodicWorker, periodicWorker, type WorkerErrorReporter } from "../kernel/workers.ts";
+
+/**
+ * A post's life as readers see it, and what follows from it. A save moves a post between hidden
+ * (a draft, or scheduled ahead) and public, and the clock makes a scheduled post public when its
+ * time comes. Each capability that follows posts hooks onto the moments it cares about; they are
+ * registered side by side in server/services/index.ts (the newsletter, the fediverse).
+ */
+export interface PostLife {
+  /** Readers see the post for the first time: a save published it, or its scheduled time came. */
+  becamePublic?: PostLifeHook & {
+    /**
+     * Scheduled posts whose time came with no save: each server's `scheduledPosts` worker calls
+     * this when it sees one arrive (and once at start, for those that came while no server looked).
+     * It runs on every server: the hook's own claims keep its work to once.
+     */
+    byClock?: () => Promise<unknown>;
+  };
+  /** A save changed a post readers see. */
+  changedWhilePublic?: PostLifeHook;
+  /** A save unpublished the post or moved it ahead, or it was deleted. */
+  stoppedBeingPublic?: PostLifeHook;
+}
+
+export type PostLifeMoment = keyof PostLife;
+
+export interface PostLifeHook {
+  /**
+   * Durable work that commits with the save (the post, its audit entry) or not at all, as a
+   * post's email. Asked with the draft before the save's transaction opens, since on SQLite the
+   * transaction holds the one connection and a read beside it would wait; run inside it.
+   * A restore or a delete runs only `afterCommit`.
+   */
+  inSave?: (draft: PostDraft) => Promise<SaveWork | undefined>;
+  /** Once the save committed: a nudge to a worker, which would have found nothing before. */
+  afterCommit?: (post: Post) => void;
+}
+
+/** What a hook does inside a save's transaction, and the nudge it needs once that commits. */
+export interface SaveWork {
+  run: (post: Post, trx: Transaction<Database>) => Promise<Post>;
+  afterCommit: () => void;
+}
+
+/** Where a write takes a post, as readers see it: a moment of its life, or none (a draft edited). */
+function momentOf(
+  before: Pick<Post, "published" | "publishAt"> | undefined,
+  after: Pick<Post, "published" | "publishAt"> | undefined,
+  at: Date,
+): PostLifeMoment | undefined {
+  const wasPublic = before !== undefined && isPublicAt(before, at);
+  const isPublic = after !== undefined && isPublicAt(after, at);
+  if (isPublic) return wasPublic ? "changedWhilePublic" : "becamePublic";
+  return wasPublic ? "stoppedBeingPublic" : undefined;
+}
+
+/** How often each server looks whether a scheduled post's time has come. */
+const SCHEDULE_CHECK_MS = 2_000;
 
 /** Changes made outside a signed-in request (demo content, tests) are the blog's own. */
 const SYSTEM_WRITER: Writer = { label: "system", email: "" };
@@ -51,8 +109,10 @@ export interface PostServiceDeps {
   /** Picks the related posts; tests pass a fixed one. */
   random?: () => number;
   audit: AuditLog;
-  /** What a save does for the post's email, if it is due (services/post-newsletter.ts); absent without SMTP_URL. */
-  newsletter?: { prepareSave: (draft: PostDraft) => Promise<SaveEmail | undefined> };
+  /** What follows from a post's life (PostLife): the newsletter, the fediverse. */
+  life?: readonly PostLife[];
+  /** SMTP_URL is set: a save may ask for an email (newsletterAfterSave). */
+  emailOn?: boolean;
 }
 
 /** Who is saving: every revision names the admin who made it. */
@@ -100,7 +160,8 @@ export function createPostService({
   audit,
   random = Math.random,
   changes = createContentChanges(),
-  newsletter,
+  life = [],
+  emailOn = false,
 }: PostServiceDeps) {
   // Any write to a post can change every list (a card, a count, an order) and its own page.
   const announce = (id: string) => changes.publish(["lists", postTag(id)], "post");
@@ -122,30 +183,45 @@ export function createPostService({
   /** The draft a writer's save stores, its newsletter state following the post's past. */
   function draftToSave(input: PostInput, slug: string, before?: Post): PostDraft {
     const draft = { ...toPostDraft(input), slug };
-    return { ...draft, newsletter: newsletterAfterSave(before, draft, newsletter !== undefined, now()) };
+    return { ...draft, newsletter: newsletterAfterSave(before, draft, emailOn, now()) };
+  }
+
+  /** Tells every hook of `moment` that the post's write committed. */
+  function afterCommit(moment: PostLifeMoment | undefined, post: Post): void {
+    if (moment) for (const hooks of life) hooks[moment]?.afterCommit?.(post);
   }
 
   /**
    * A save and what follows from it in one transaction: the post, its audit entry (`record`)
-   * and its email, so a failure of any of them (the database gone mid-save) leaves nothing half
-   * done, and the writer's answer is the failure. Undefined when `write` found no post.
+   * and the durable work of its moment's hooks (its email), so a failure of any of them (the
+   * database gone mid-save) leaves nothing half done, and the writer's answer is the failure.
+   * Undefined when `write` found no post.
    */
   async function save(
+    before: Post | undefined,
     draft: PostDraft,
     write: (trx: Transaction<Database>) => Promise<Post | undefined>,
     record: (post: Post, trx: Transaction<Database>) => Promise<void>,
   ): Promise<Post | undefined> {
-    const email = await newsletter?.prepareSave(draft);
+    const moment = momentOf(before, draft, now());
+    const work: SaveWork[] = [];
+    for (const hooks of moment ? life : []) {
+      const prepared = await hooks[moment!]?.inSave?.(draft);
+      if (prepared) work.push(prepared);
+    }
     const saved = await guardDatabase(() =>
       db.transaction().execute(async (trx) => {
-        const post = await write(trx);
+        let post = await write(trx);
         if (!post) return undefined;
         await record(post, trx);
-        return email ? email.queue(post, trx) : post;
+        for (const { run } of work) post = await run(post, trx);
+        return post;
       }),
     );
-    if (saved) announce(saved.id);
-    if (saved && email) email.wake();
+    if (!saved) return undefined;
+    announce(saved.id);
+    for (const done of work) done.afterCommit();
+    afterCommit(moment, saved);
     return saved;
   }
 
@@ -287,6 +363,7 @@ export function createPostService({
       const draft = draftToSave(input, await chooseSlug(input));
       const revision = { kind: "save", savedBy: writer.email } as const;
       const created = await save(
+        undefined,
         draft,
         async (trx) => {
           const [id] = await posts.insertPosts(trx, [{ ...draft, createdAt: at, updatedAt: at, revision }]);
@@ -304,6 +381,7 @@ export function createPostService({
       if (!before) throw new DomainError("POST_NOT_FOUND", "Post not found");
       const draft = draftToSave(input, await chooseSlug(input, id), before);
       const updated = await save(
+        before,
         draft,
         (trx) => posts.updatePost(trx, id, draft, timestamp(), { kind: "save", savedBy: writer.email }),
         async (post, trx) => {
@@ -336,6 +414,7 @@ export function createPostService({
       );
       if (!restored) throw new DomainError("POST_NOT_FOUND", "Post not found");
       announce(id);
+      afterCommit(momentOf(post, restored, now()), restored);
       return restored;
     },
 
@@ -369,8 +448,33 @@ export function createPostService({
           return removed;
         }),
       );
-      if (deleted) announce(id);
+      if (deleted) {
+        announce(id);
+        afterCommit(momentOf(before, undefined, now()), before);
+      }
       return deleted;
+    },
+
+    /**
+     * This server's look at the clock, the door scheduled posts enter by: when a scheduled post's
+     * time has come since its last look, every `becamePublic` hook's `byClock` runs. A look that
+     * fails is tried again at the next, so nothing that came due is skipped.
+     */
+    scheduledPosts(onError: WorkerErrorReporter): PeriodicWorker {
+      let lookedAt: string | undefined;
+      return periodicWorker({
+        name: "scheduled posts",
+        everyMs: SCHEDULE_CHECK_MS,
+        runAtStart: true,
+        onError,
+        run: async () => {
+          const at = timestamp();
+          const next = lookedAt && (await publicPosts.nextScheduledPublishAt(db, lookedAt));
+          if (lookedAt && (!next || next > at)) return;
+          for (const hooks of life) await hooks.becamePublic?.byClock?.();
+          lookedAt = at;
+        },
+      });
     },
   };
 }
