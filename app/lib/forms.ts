@@ -11,6 +11,8 @@ export interface UseValidatedFormOptions<Field extends string> {
 /** Props a Field hands its control: the id its label points at, and how errors are announced. */
 export interface FieldState {
   id: string;
+  /** The field's name in the form, which its control posts under. */
+  name: string;
   error: string | undefined;
   /** Editing a field clears its message (docs/spec.md §5). */
   onEdit: () => void;
@@ -78,6 +80,7 @@ export function useValidatedForm<Field extends string, Values, Output>(
     formError: result?.formError,
     field: (name: Field): FieldState => ({
       id: `${id}-${name}`,
+      name,
       error: errors[name],
       onEdit: () => clearError(name),
       autoFocus: name === firstRefused,

@@ -51,7 +51,6 @@ export function TwoFactorPanel({ status, enrolment, result, busy }: TwoFactorPan
             <TextField
               {...disableForm.field("code")}
               label="Code from your app"
-              name="code"
               autoComplete="one-time-code"
               maxLength={40}
             />
@@ -72,7 +71,6 @@ export function TwoFactorPanel({ status, enrolment, result, busy }: TwoFactorPan
             <TextField
               {...confirmForm.field("code")}
               label="Code from your app"
-              name="code"
               inputMode="numeric"
               autoComplete="one-time-code"
               maxLength={40}
@@ -168,7 +166,6 @@ export function DisplayNamePanel({
           {...form.field("displayName")}
           label="Display name"
           hint="How you appear to the other accounts, and the author a new post starts with."
-          name="displayName"
           autoComplete="name"
           maxLength={DISPLAY_NAME_MAX}
           defaultValue={result?.values.displayName ?? displayName}

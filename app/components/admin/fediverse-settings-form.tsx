@@ -42,7 +42,6 @@ export function FediverseSettingsForm({
         {...form.field("handle")}
         label="Handle"
         hint={`Letters and digits, as in @${values.handle || "blog"}@${host}. Changing it keeps every follower: they follow the blog, not the name.`}
-        name="handle"
         autoComplete="off"
         spellCheck={false}
         maxLength={FEDIVERSE_HANDLE_MAX}
@@ -53,7 +52,6 @@ export function FediverseSettingsForm({
         {...form.field("approveFollowsByHand")}
         label="Approve follow requests by hand"
         hint="Off, anyone may follow at once. On, each request waits below until you approve or reject it."
-        name="approveFollowsByHand"
         defaultChecked={values.approveFollowsByHand}
         className="mt-1 h-4 w-4 accent-indigo-600"
       />
@@ -61,7 +59,6 @@ export function FediverseSettingsForm({
         {...form.field("blocked")}
         label="Blocked servers and accounts"
         hint="One a line: a server (spam.example blocks it and its subdomains) or an account's address (https://spam.example/users/someone). They cannot follow, like, boost or reply, and a blocked follower is dropped."
-        name="blocked"
         rows={5}
         maxLength={FEDIVERSE_BLOCKED_MAX}
         defaultValue={values.blocked}

@@ -164,7 +164,6 @@ export function ImportForm({ result }: { result: ImportFormResult | undefined })
           {...form.field("file")}
           label="Export file"
           hint={`An Inkwell export (.json, or .zip with images), a Ghost export (.json) or a WordPress export (WXR, .xml); at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB here (larger archives: npm run blog -- import).`}
-          name="file"
           type="file"
           accept=".json,.xml,.zip,application/json,text/xml,application/zip"
         />
@@ -172,7 +171,6 @@ export function ImportForm({ result }: { result: ImportFormResult | undefined })
           {...form.field("categoryMap")}
           label="Category map (optional)"
           hint={`JSON from the old blog's category or tag names to ours (${CATEGORIES.join(", ")}), such as {"news": "Business"}.`}
-          name="categoryMap"
           rows={3}
           defaultValue={values?.categoryMap ?? ""}
           className={`${inputStyles} font-mono text-sm`}

@@ -77,7 +77,6 @@ export function NavigationAddForm({
       <TextField
         {...form.field("label")}
         label="Label"
-        name="label"
         defaultValue={values.label}
         maxLength={NAVIGATION_LIMITS.label}
       />
@@ -140,7 +139,6 @@ export function NavigationAddForm({
           hint={
             hydrated ? "Starts with http:// or https://." : "When it links to another address; http:// or https://."
           }
-          name="url"
           type="url"
           defaultValue={values.url}
         />

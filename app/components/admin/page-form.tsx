@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
-import { BodyFields } from "~/components/admin/editor/body-fields";
-import { CheckboxField, FormError, TextAreaField, TextField } from "~/components/ui/field";
+import { ItemFields } from "~/components/admin/editor/item-fields";
+import { CheckboxField, FormError, TextAreaField } from "~/components/ui/field";
 import { buttonStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import type { FormResult } from "#domain/forms.ts";
@@ -33,52 +33,22 @@ export function PageForm({ initialValues, result, submitLabel, pageId }: PageFor
     <Form method="post" {...form.props} className="space-y-6">
       <FormError message={form.formError} />
 
-      <TextField
-        {...form.field("title")}
-        label="Title"
-        name="title"
-        type="text"
-        maxLength={PAGE_LIMITS.title}
-        defaultValue={initialValues.title}
-      />
-
-      <TextField
-        {...form.field("slug")}
-        label="Slug"
-        hint="The page's address: /your-slug. Leave blank to make it from the title."
-        name="slug"
-        type="text"
-        maxLength={PAGE_LIMITS.slug}
-        defaultValue={initialValues.slug}
-      />
-
-      <BodyFields
-        fields={{ format: form.field("format"), content: form.field("content") }}
-        initialValues={initialValues}
-        item={pageId ? { kind: "page", id: pageId } : undefined}
-      />
+      <ItemFields kind="page" id={pageId} field={form.field} initialValues={initialValues} />
 
       <TextAreaField
         {...form.field("description")}
         label="Meta description (optional)"
         hint="What search engines and shared links show; blank: the page's opening words."
-        name="description"
         rows={2}
         maxLength={PAGE_LIMITS.description}
         defaultValue={initialValues.description}
       />
 
-      <CheckboxField
-        {...form.field("published")}
-        label="Publish this page"
-        name="published"
-        defaultChecked={initialValues.published}
-      />
+      <CheckboxField {...form.field("published")} label="Publish this page" defaultChecked={initialValues.published} />
 
       <CheckboxField
         {...form.field("showLastUpdated")}
         label="Show the date it was last updated"
-        name="showLastUpdated"
         defaultChecked={initialValues.showLastUpdated}
       />
 

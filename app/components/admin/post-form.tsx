@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { BodyFields } from "~/components/admin/editor/body-fields";
+import { ItemFields } from "~/components/admin/editor/item-fields";
 import { ScheduleInput } from "~/components/admin/editor/schedule-field";
 import { CheckboxField, Field, FormError, TextAreaField, TextField } from "~/components/ui/field";
 import { CoverImage } from "~/components/ui/cover-image";
@@ -71,46 +71,22 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
     >
       <FormError message={form.formError} />
 
-      <TextField
-        {...form.field("title")}
-        label="Title"
-        name="title"
-        type="text"
-        maxLength={POST_LIMITS.title}
-        defaultValue={initialValues.title}
-      />
-
-      <TextField
-        {...form.field("slug")}
-        label="Slug"
-        hint="The post's address: /blog/your-slug. Leave blank to make it from the title."
-        name="slug"
-        type="text"
-        maxLength={POST_LIMITS.slug}
-        defaultValue={initialValues.slug}
-      />
-
-      <TextField
-        {...form.field("canonicalUrl")}
-        label="Canonical URL (optional)"
-        hint="Where this post was first published, if not here: search engines are pointed there."
-        name="canonicalUrl"
-        type="url"
-        inputMode="url"
-        placeholder="https://…"
-        maxLength={POST_LIMITS.canonicalUrl}
-        defaultValue={initialValues.canonicalUrl}
-      />
-      <BodyFields
-        fields={{ format: form.field("format"), content: form.field("content") }}
-        initialValues={initialValues}
-        item={postId ? { kind: "post", id: postId } : undefined}
-      />
+      <ItemFields kind="post" id={postId} field={form.field} initialValues={initialValues}>
+        <TextField
+          {...form.field("canonicalUrl")}
+          label="Canonical URL (optional)"
+          hint="Where this post was first published, if not here: search engines are pointed there."
+          type="url"
+          inputMode="url"
+          placeholder="https://…"
+          maxLength={POST_LIMITS.canonicalUrl}
+          defaultValue={initialValues.canonicalUrl}
+        />
+      </ItemFields>
 
       <TextAreaField
         {...form.field("excerpt")}
         label="Excerpt"
-        name="excerpt"
         rows={2}
         maxLength={POST_LIMITS.excerpt}
         defaultValue={initialValues.excerpt}
@@ -120,7 +96,6 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
         <TextField
           {...form.field("author")}
           label="Author"
-          name="author"
           type="text"
           autoComplete="name"
           maxLength={POST_LIMITS.author}
@@ -144,7 +119,6 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
       <TextField
         {...form.field("coverImage")}
         label="Cover image URL"
-        name="coverImage"
         type="url"
         inputMode="url"
         placeholder="https://…"
@@ -254,7 +228,6 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
           {...form.field("emailSubscribers")}
           label="Email this post to subscribers"
           hint={emailHint(email)}
-          name="emailSubscribers"
           defaultChecked={initialValues.emailSubscribers && email.on && email.newsletter !== "closed"}
           disabled={!email.on || email.newsletter === "closed"}
         />

@@ -56,7 +56,6 @@ export function AddSubscriberForm({
       <TextField
         {...form.field("email")}
         label="Email"
-        name="email"
         type="email"
         autoComplete="off"
         maxLength={EMAIL_MAX}
@@ -92,7 +91,6 @@ export function ImportSubscribersForm({
         {...form.field("file")}
         label="CSV file"
         hint={`A column named email (Ghost's members export and Substack's subscriber export both have one); at most ${SUBSCRIBER_CSV_MAX_BYTES / 1024 / 1024} MB. Nobody is emailed.`}
-        name="file"
         type="file"
         accept=".csv,text/csv"
       />

@@ -18,20 +18,8 @@ export function CommentForm({ action, result }: CommentFormProps) {
   return (
     <Form method="post" action={action} {...form.props} className="space-y-4">
       <FormError message={form.formError} />
-      <TextField
-        {...form.field("author")}
-        label="Name"
-        name="author"
-        autoComplete="name"
-        defaultValue={result?.values.author}
-      />
-      <TextAreaField
-        {...form.field("content")}
-        label="Comment"
-        name="content"
-        rows={5}
-        defaultValue={result?.values.content}
-      />
+      <TextField {...form.field("author")} label="Name" autoComplete="name" defaultValue={result?.values.author} />
+      <TextAreaField {...form.field("content")} label="Comment" rows={5} defaultValue={result?.values.content} />
       <div className="sr-only" aria-hidden="true">
         <label htmlFor="comment-website">Leave this field empty</label>
         <input id="comment-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />

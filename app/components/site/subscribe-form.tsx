@@ -36,7 +36,6 @@ export function SubscribeForm({ id, result }: SubscribeFormProps) {
             label="Email address"
             hint="Subscribers only get new posts; unsubscribe in one click"
             type="email"
-            name="email"
             autoComplete="email"
             defaultValue={result?.values.email}
           />

@@ -11,7 +11,7 @@ export interface ControlProps {
   autoFocus: true | undefined;
 }
 
-interface FieldProps extends FieldState {
+interface FieldProps extends Omit<FieldState, "name"> {
   label: ReactNode;
   hint?: ReactNode;
   /** Another element (a form-level alert) that already says what is wrong with this field. */
@@ -81,11 +81,10 @@ export function FormError({ id, message }: { id?: string; message: string | unde
 }
 
 /** What a field says about its control: its state in the form (form.field(…)), its label and hint. */
-type FieldFrame = Omit<FieldProps, "children">;
+type FieldFrame = Omit<FieldProps, "children"> & { name: string };
 
 /** The control's own attributes; what Field wires (id, aria, autoFocus) it keeps. `onChange` runs before the field's. */
-type OwnControl<Element, Attributes> = Omit<Attributes, keyof ControlProps | "children"> & {
-  name: string;
+type OwnControl<Element, Attributes> = Omit<Attributes, keyof ControlProps | "children" | "name"> & {
   onChange?: ChangeEventHandler<Element>;
 };
 
@@ -99,21 +98,35 @@ function changeHandler<Element>(own: ChangeEventHandler<Element> | undefined, fi
     : field;
 }
 
+/** Parts a field's props into what Field takes, the name, and the control's own attributes. */
+function partField<Control>({
+  id,
+  name,
+  error,
+  onEdit,
+  autoFocus,
+  label,
+  hint,
+  describedBy,
+  ...own
+}: FieldFrame & Control) {
+  return { frame: { id, error, onEdit, autoFocus, label, hint, describedBy }, name, own };
+}
+
 /** A Field whose control is one input (text, email, url, number, file…), in the house look unless `className` says otherwise. */
 export function TextField(props: FieldFrame & OwnControl<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>) {
-  const { id, error, onEdit, autoFocus, label, hint, describedBy, onChange, className = inputStyles, ...input } = props;
+  const { frame, name, own } = partField(props);
+  const { onChange, className = inputStyles, ...input } = own;
   return (
-    <Field
-      id={id}
-      error={error}
-      onEdit={onEdit}
-      autoFocus={autoFocus}
-      label={label}
-      hint={hint}
-      describedBy={describedBy}
-    >
+    <Field {...frame}>
       {(control) => (
-        <input {...control} {...input} onChange={changeHandler(onChange, control.onChange)} className={className} />
+        <input
+          {...control}
+          name={name}
+          {...input}
+          onChange={changeHandler(onChange, control.onChange)}
+          className={className}
+        />
       )}
     </Field>
   );
@@ -123,31 +136,14 @@ export function TextField(props: FieldFrame & OwnControl<HTMLInputElement, Input
 export function TextAreaField(
   props: FieldFrame & OwnControl<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>,
 ) {
-  const {
-    id,
-    error,
-    onEdit,
-    autoFocus,
-    label,
-    hint,
-    describedBy,
-    onChange,
-    className = inputStyles,
-    ...textarea
-  } = props;
+  const { frame, name, own } = partField(props);
+  const { onChange, className = inputStyles, ...textarea } = own;
   return (
-    <Field
-      id={id}
-      error={error}
-      onEdit={onEdit}
-      autoFocus={autoFocus}
-      label={label}
-      hint={hint}
-      describedBy={describedBy}
-    >
+    <Field {...frame}>
       {(control) => (
         <textarea
           {...control}
+          name={name}
           {...textarea}
           onChange={changeHandler(onChange, control.onChange)}
           className={className}

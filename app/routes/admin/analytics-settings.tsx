@@ -53,7 +53,6 @@ export default function AnalyticsSettings({ loaderData, actionData }: Route.Comp
         {...form.field("enabled")}
         label="Count readers"
         hint="Page views are counted without cookies and without storing addresses. Turned off, nothing is counted and the figures so far stay."
-        name="enabled"
         defaultChecked={values.enabled}
         className="mt-1 h-4 w-4 accent-indigo-600"
       />
@@ -61,7 +60,6 @@ export default function AnalyticsSettings({ loaderData, actionData }: Route.Comp
         {...form.field("retentionDays")}
         label="Keep single page views for (days)"
         hint="After that only the daily totals remain, which are kept for good. The privacy page says 30 days by default."
-        name="retentionDays"
         type="number"
         inputMode="numeric"
         required

@@ -55,7 +55,6 @@ export default function CommentSettings({ loaderData, actionData }: Route.Compon
         {...form.field("holdAll")}
         label="Hold every comment for moderation"
         hint="Nothing appears until you approve it."
-        name="holdAll"
         defaultChecked={values.holdAll}
         className="mt-1 h-4 w-4 accent-indigo-600"
       />
@@ -63,7 +62,6 @@ export default function CommentSettings({ loaderData, actionData }: Route.Compon
         {...form.field("blocklist")}
         label="Blocklist"
         hint="Words, addresses or domains, one a line. A comment whose name or text contains one waits for moderation. Comments with more than 2 links always do."
-        name="blocklist"
         rows={6}
         maxLength={BLOCKLIST_MAX}
         defaultValue={values.blocklist}
@@ -72,7 +70,6 @@ export default function CommentSettings({ loaderData, actionData }: Route.Compon
         {...form.field("closeAfterDays")}
         label="Close comments on posts older than (days)"
         hint="Leave empty to keep comments open. Each post can also close its own comments in the editor."
-        name="closeAfterDays"
         type="number"
         inputMode="numeric"
         min={1}

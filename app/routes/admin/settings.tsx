@@ -68,7 +68,6 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           {...form.field("title")}
           label="Site title"
           hint="Shown in the welcome block and in every page's title."
-          name="title"
           defaultValue={values.title}
           maxLength={SITE_TITLE_MAX}
         />
@@ -76,30 +75,16 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           {...form.field("description")}
           label="Description"
           hint="The home page's description for search engines."
-          name="description"
           rows={2}
           defaultValue={values.description}
           maxLength={SITE_DESCRIPTION_MAX}
         />
-        <TextField
-          {...form.field("aboutUrl")}
-          label="About link"
-          name="aboutUrl"
-          type="url"
-          defaultValue={values.aboutUrl}
-        />
-        <TextField
-          {...form.field("sourceUrl")}
-          label="Source code link"
-          name="sourceUrl"
-          type="url"
-          defaultValue={values.sourceUrl}
-        />
+        <TextField {...form.field("aboutUrl")} label="About link" type="url" defaultValue={values.aboutUrl} />
+        <TextField {...form.field("sourceUrl")} label="Source code link" type="url" defaultValue={values.sourceUrl} />
         <TextField
           {...form.field("postsPerPage")}
           label="Posts per page"
           hint={`From 1 to ${POSTS_PER_PAGE_MAX}.`}
-          name="postsPerPage"
           type="number"
           inputMode="numeric"
           min={1}
@@ -110,13 +95,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           {...form.field("timeZone")}
           label="Time zone"
           hint="For dates on the site, e.g. Europe/Paris or UTC."
-          name="timeZone"
           defaultValue={values.timeZone}
         />
         <TextAreaField
           {...form.field("footerText")}
           label="Footer text"
-          name="footerText"
           rows={2}
           defaultValue={values.footerText}
           maxLength={FOOTER_TEXT_MAX}
@@ -130,7 +113,6 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             {...form.field("emailFromName")}
             label="Sender name"
             hint="Shown beside that address. Leave empty to use the site title."
-            name="emailFromName"
             defaultValue={values.emailFromName}
             maxLength={EMAIL_FROM_NAME_MAX}
             placeholder={loaderData.settings.title}
@@ -139,7 +121,6 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             {...form.field("emailReplyTo")}
             label="Reply-To"
             hint="Where replies go. Leave empty for MAIL_FROM."
-            name="emailReplyTo"
             type="email"
             defaultValue={values.emailReplyTo}
           />

@@ -96,7 +96,6 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
               <TextField
                 {...form.field("email")}
                 label="Email"
-                name="email"
                 type="email"
                 autoComplete="username"
                 maxLength={EMAIL_MAX}

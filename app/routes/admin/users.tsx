@@ -52,7 +52,6 @@ export default function Users({ loaderData }: Route.ComponentProps) {
               <TextField
                 {...form.field("email")}
                 label="Email"
-                name="email"
                 type="email"
                 autoComplete="off"
                 maxLength={EMAIL_MAX}

@@ -75,7 +75,6 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
               <TextField
                 {...form.field("displayName")}
                 label="Display name"
-                name="displayName"
                 autoComplete="name"
                 maxLength={DISPLAY_NAME_MAX}
                 defaultValue={actionData?.values.displayName ?? ""}

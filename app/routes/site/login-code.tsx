@@ -82,7 +82,6 @@ export default function LoginCode({ loaderData, actionData }: Route.ComponentPro
             {...form.field("code")}
             label="Code"
             hint="Lost your phone? Enter one of your recovery codes instead."
-            name="code"
             type="text"
             autoComplete="one-time-code"
             autoCapitalize="off"
