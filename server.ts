@@ -80,21 +80,12 @@ async function main(): Promise<void> {
           logger,
         })
       : undefined;
-  // The site's title, links, footer and time zone are on every page.
-  services.siteSettings.onChange(() => pageCache.clear());
+  // Every group of settings shows on readers' pages: the site's title, links, footer and time zone.
+  services.settings.onChange(() => pageCache.clear());
   // Readers' pages carry the beacon's attribute only while counting is on.
   services.analytics.onChange(() => pageCache.clear());
   // So is the fediverse handle, in the footer's "Follow @blog@host".
   services.fediverse.onChange(() => pageCache.clear());
-  // Another server's save must reach this one's cached pages, which are served without reading settings.
-  let stopWatchingSettings = () => {};
-  const settingsWatch: Worker = {
-    name: "settings watch",
-    start: async () => {
-      stopWatchingSettings = services.siteSettings.watch(server.reportTo(logger, "checking the site settings failed"));
-    },
-    stop: async () => stopWatchingSettings(),
-  };
 
   // The blog's actor: keys are made on the first start; delivery waits for the worker below.
   const fediverse = await server.createBlogFederation({
@@ -145,7 +136,8 @@ async function main(): Promise<void> {
   // in the reverse one on SIGTERM, each after the run in flight: the batch being sent is recorded,
   // deliveries in flight leave the queue, views in memory are written, an import says how far it got.
   const workers: Worker[] = [
-    settingsWatch,
+    // Another server's save must reach this one's cached pages, which are served without reading settings.
+    services.settings.worker(server.reportTo(logger, "checking the settings failed")),
     services.housekeeping.worker(server.reportTo(logger, "housekeeping failed"), (purged) =>
       logger.debug(purged, "expired sessions and rate limits purged"),
     ),

@@ -4,6 +4,7 @@ import { emailSender } from "#domain/site-settings.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
 import { type Dialect, pingDatabase } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
+import { createSettingsStore } from "../kernel/settings-store.ts";
 import { createLateNudge } from "../kernel/workers.ts";
 import { createAnalyticsReports } from "./analytics-reports.ts";
 import { type AnalyticsTuning, createAnalytics } from "./analytics.ts";
@@ -87,11 +88,14 @@ export function createServices({
   const auth = createAuthService({ db, now, passwordCost, audit, twoFactor, loginThrottle });
   const changes = createContentChanges();
   const store = mediaStore ?? createDatabaseMediaStore(db);
+  // Every group of settings this server caches, checked against the database by one timer.
+  const settings = createSettingsStore({ db, now });
   const siteSettings = createSiteSettingsService({
     db,
     now,
     audit,
     store,
+    settingsStore: settings,
     defaults: defaultSiteSettings(siteLinks),
   });
   const tokens = createSubscriptionTokens({ secret: sessionSecret, now });
@@ -132,6 +136,7 @@ export function createServices({
   const rateLimiter = createRateLimiter({ db, now, secret: commentIpSalt });
   const pages = createPageService({ db, now, audit, changes });
   return {
+    settings,
     changes,
     posts: createPostService({ db, dialect, now, audit, changes, life: postLife, emailOn }),
     comments,

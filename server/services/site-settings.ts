@@ -13,13 +13,11 @@ import { isDomainError } from "#domain/errors.ts";
 import { POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Database } from "../db/schema.ts";
 import { guardDatabase } from "../errors.ts";
-import * as repository from "../repositories/site-settings.ts";
+import type { SettingsStore } from "../kernel/settings-store.ts";
+import { siteSettingsRecord } from "../repositories/site-settings.ts";
 import { makeLogo, makeSiteIcon, type SiteImage } from "../media/site-images.ts";
 import type { MediaFile, MediaStore } from "../media/store.ts";
 import type { Actor, AuditAction, AuditLog } from "./audit.ts";
-
-/** How stale another server's change may be here: one cheap version query per second at most. */
-export const SITE_SETTINGS_CHECK_MS = 1000;
 
 /** What a blog that never saved its settings shows: the environment's links, the built-in texts. */
 export function defaultSiteSettings(links: { aboutUrl: string; sourceUrl: string }): SiteSettings {
@@ -59,66 +57,43 @@ export interface SiteSettingsDeps {
   audit: AuditLog;
   /** Where the logo's and the icon's files are kept, beside the media library's. */
   store: MediaStore;
+  settingsStore: SettingsStore;
 }
 
-export function createSiteSettingsService({ db, now, defaults, audit, store }: SiteSettingsDeps) {
-  let cache: { settings: SiteSettings; version: number; checkedAt: number } | undefined;
-  const listeners = new Set<(settings: SiteSettings) => void>();
+export function createSiteSettingsService({ db, now, defaults, audit, store, settingsStore }: SiteSettingsDeps) {
+  // One row of its own (site_settings), older than the settings table, with a version column.
+  const settings = settingsStore.define({
+    key: "site",
+    schema: siteSettingsSchema,
+    defaults,
+    record: siteSettingsRecord(db, now),
+  });
 
-  const notify = (settings: SiteSettings) => {
-    for (const listener of listeners) listener(settings);
-  };
-
-  /** Stored settings over the defaults, so a setting added later has a value on an old blog. */
-  function fromStored(stored: repository.StoredSiteSettings | undefined): SiteSettings {
-    if (!stored) return defaults;
-    const parsed = siteSettingsSchema.safeParse({ ...defaults, ...(stored.value as object) });
-    return parsed.success ? parsed.data : defaults;
-  }
-
-  async function save(settings: SiteSettings, action: AuditAction, detail: string, actor: Actor) {
-    const at = now();
-    const version = await guardDatabase(() => repository.saveSiteSettings(db, settings, at.toISOString()));
-    cache = { settings, version, checkedAt: at.getTime() };
+  async function save(next: SiteSettings, action: AuditAction, detail: string, actor: Actor) {
+    const saved = await settings.save(next);
     await audit.record(actor, action, detail);
-    notify(settings);
-    return settings;
-  }
-
-  async function load(at: number): Promise<SiteSettings> {
-    const version = await guardDatabase(() => repository.findSiteSettingsVersion(db));
-    if (cache && cache.version === version) {
-      cache.checkedAt = at;
-      return cache.settings;
-    }
-    const stored = await guardDatabase(() => repository.findSiteSettings(db));
-    const changed = cache !== undefined;
-    cache = { settings: fromStored(stored), version: stored?.version ?? 0, checkedAt: at };
-    if (changed) notify(cache.settings);
-    return cache.settings;
+    return saved;
   }
 
   /** One image's setting over the stored settings, read afresh, so a save a moment ago on another server survives. */
   async function saveImageSetting(kind: SiteImageKind, value: string, actor: Actor): Promise<SiteSettings> {
-    const current = await load(now().getTime());
+    const current = await settings.readFresh();
     return save({ ...current, [kind]: value }, "settings-changed", kind, actor);
   }
 
   return {
     /**
      * The settings for this request. Read at most once a second from the database, so a save
-     * on any app server shows everywhere within a second (`watch` notices it even while no
-     * request asks). While the database is out of reach, pages still get the last settings
-     * seen (or the defaults); their own queries report the outage.
+     * on any app server shows everywhere within a second (the settings store's worker notices
+     * it even while no request asks). While the database is out of reach, pages still get the
+     * last settings seen (or the defaults); their own queries report the outage.
      */
     async current(): Promise<SiteSettings> {
-      const at = now().getTime();
-      if (cache && at - cache.checkedAt < SITE_SETTINGS_CHECK_MS) return cache.settings;
       try {
-        return await load(at);
+        return await settings.read();
       } catch (error) {
         if (!isDomainError(error, "DATABASE_UNAVAILABLE")) throw error;
-        return cache?.settings ?? defaults;
+        return settings.lastRead();
       }
     },
 
@@ -128,11 +103,11 @@ export function createSiteSettingsService({ db, now, defaults, audit, store }: S
      * a moment ago, on this server or another, survives a form read before it.
      */
     async update(input: SiteSettingsFormInput, actor: Actor): Promise<SiteSettings> {
-      const current = await load(now().getTime());
-      const settings: SiteSettings = { ...current };
-      for (const key of FORM_KEYS) Object.assign(settings, { [key]: input[key] });
-      const changed = FORM_KEYS.filter((key) => current[key] !== settings[key]);
-      return save(settings, "settings-changed", changed.join(", "), actor);
+      const current = await settings.readFresh();
+      const next: SiteSettings = { ...current };
+      for (const key of FORM_KEYS) Object.assign(next, { [key]: input[key] });
+      const changed = FORM_KEYS.filter((key) => current[key] !== next[key]);
+      return save(next, "settings-changed", changed.join(", "), actor);
     },
 
     /**
@@ -144,7 +119,7 @@ export function createSiteSettingsService({ db, now, defaults, audit, store }: S
       change: (current: Navigation) => NavigationChangeResult,
       actor: Actor,
     ): Promise<NavigationChangeResult> {
-      const current = await load(now().getTime());
+      const current = await settings.readFresh();
       const outcome = change(navigationOrDefault(current.navigation));
       if (outcome.ok) {
         await save({ ...current, navigation: outcome.navigation }, "navigation-changed", outcome.summary, actor);
@@ -179,37 +154,11 @@ export function createSiteSettingsService({ db, now, defaults, audit, store }: S
     },
 
     /**
-     * Checks for another server's save once a second, whether or not a request reads the
-     * settings: pages served from the page cache never do, so without this they would keep
-     * the old title until some uncached page happened to load. Returns the stop function;
-     * server.ts starts it at boot and stops it at shutdown. Errors other than an outage
-     * (which `current` already rides out) go to `onError`.
-     */
-    watch(onError: (error: unknown) => void): () => void {
-      // A slow database must not stack up checks: a tick while one is still out is skipped.
-      let checking = false;
-      const timer = setInterval(() => {
-        if (checking) return;
-        checking = true;
-        load(now().getTime())
-          .catch((error: unknown) => {
-            if (!isDomainError(error, "DATABASE_UNAVAILABLE")) onError(error);
-          })
-          .finally(() => {
-            checking = false;
-          });
-      }, SITE_SETTINGS_CHECK_MS);
-      timer.unref();
-      return () => clearInterval(timer);
-    },
-
-    /**
      * Called whenever this server learns of new settings: its own save, or another server's
-     * (within a second). A page cache subscribes here to drop what it holds. Returns the unsubscribe.
+     * (within a second). Returns the unsubscribe.
      */
     onChange(listener: (settings: SiteSettings) => void): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      return settings.onChange(listener);
     },
   };
 }

@@ -272,13 +272,14 @@ describe.each(testDialects())("accounts on $dialect", ({ dialect, skip }) => {
     const seen: string[] = [];
     other.siteSettings.onChange((settings) => seen.push(settings.title));
     const failures: unknown[] = [];
-    const stop = other.siteSettings.watch((error) => failures.push(error));
+    const watcher = other.settings.worker((error) => failures.push(error));
+    await watcher.start();
     try {
       const before = await blog.services.siteSettings.current();
       await blog.services.siteSettings.update({ ...before, title: "Field Notes" }, { label: "owner" });
       await vi.waitFor(() => expect(seen).toEqual(["Field Notes"]), { timeout: 10_000, interval: 100 });
     } finally {
-      stop();
+      await watcher.stop();
     }
     expect(failures).toEqual([]);
   });

@@ -13,7 +13,7 @@ import { createRouteTestContext, postForm, routeArgs, settle, TEST_ADMIN } from 
 import { TEST_PASSWORD_COST } from "../support/factories.ts";
 import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
 import { createServices } from "../../server/services/index.ts";
-import { SITE_SETTINGS_CHECK_MS } from "../../server/services/site-settings.ts";
+import { SETTINGS_CHECK_MS } from "../../server/kernel/settings-store.ts";
 
 type AnyArgs = never;
 const call = (handler: (args: AnyArgs) => unknown, request: Request, context: unknown) =>
@@ -243,7 +243,7 @@ describe.each(testDialects())("navigation, on $dialect", (database) => {
     other.siteSettings.onChange((settings) => heard.push(settings.navigation));
 
     expect(await post(addAction, addForm({ label: "Blog", kind: "blog" }))).toMatchObject({ status: 302 });
-    blog.clock.advance(SITE_SETTINGS_CHECK_MS);
+    blog.clock.advance(SETTINGS_CHECK_MS);
     const seen = await other.siteSettings.current();
     expect(seen.navigation?.header.map((item) => item.label)).toEqual(["Home", "Categories", "About", "Blog"]);
     expect(heard).toHaveLength(1);
