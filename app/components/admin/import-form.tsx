@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { Field, FormError, TextAreaField, TextField } from "~/components/ui/field";
+import { FormError, SelectField, TextAreaField, TextField } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import { CATEGORIES } from "#domain/categories.ts";
@@ -23,6 +23,12 @@ export interface ImportSuccessData {
 const IMPORT_PATH = "/admin/tools/import";
 const IMPORT_JSON_PATH = "/admin/tools/import.json";
 const UPLOAD_FAILED_MESSAGE = `The upload did not finish. Nothing was imported; check the connection and that the file is at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB, then try again.`;
+
+const IMPORT_PAGES_OPTIONS = [
+  { value: "pages", label: "Import pages as pages" },
+  { value: "posts", label: "Import pages as posts" },
+  { value: "skip", label: "Leave pages out" },
+];
 
 const SIGNED_OUT_MESSAGE = "You are signed out. Sign in again in another tab, then import the file again.";
 
@@ -175,35 +181,19 @@ export function ImportForm({ result }: { result: ImportFormResult | undefined })
           defaultValue={values?.categoryMap ?? ""}
           className={`${inputStyles} font-mono text-sm`}
         />
-        <Field
+        <SelectField
           {...form.field("defaultCategory")}
           label="Default category"
           hint="Where a post goes when none of its categories or tags is mapped."
-        >
-          {(control) => (
-            <select
-              {...control}
-              name="defaultCategory"
-              defaultValue={values?.defaultCategory ?? CATEGORIES[0]}
-              className={inputStyles}
-            >
-              {CATEGORIES.map((category) => (
-                <option key={category} value={category}>
-                  {category}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field {...form.field("pages")} label="Pages (WordPress and Ghost)">
-          {(control) => (
-            <select {...control} name="pages" defaultValue={values?.pages ?? "pages"} className={inputStyles}>
-              <option value="pages">Import pages as pages</option>
-              <option value="posts">Import pages as posts</option>
-              <option value="skip">Leave pages out</option>
-            </select>
-          )}
-        </Field>
+          defaultValue={values?.defaultCategory ?? CATEGORIES[0]}
+          options={CATEGORIES}
+        />
+        <SelectField
+          {...form.field("pages")}
+          label="Pages (WordPress and Ghost)"
+          defaultValue={values?.pages ?? "pages"}
+          options={IMPORT_PAGES_OPTIONS}
+        />
         <button type="submit" disabled={busy} className={buttonStyles.primary}>
           Import
         </button>

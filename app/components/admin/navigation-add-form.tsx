@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { Field, FormError, TextField } from "~/components/ui/field";
+import { Field, FormError, SelectField, TextField } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -101,36 +101,27 @@ export function NavigationAddForm({
         )}
       </Field>
       {shows("page") ? (
-        <Field {...form.field("page")} label="Page" hint={hydrated ? undefined : "When it links to a page."}>
-          {(control) => (
-            <select {...control} name="page" defaultValue={values.page} className={inputStyles}>
-              <option value="">Choose a page</option>
-              {pages.map((page) => (
-                <option key={page.id} value={page.id}>
-                  {page.published ? page.title : `${page.title} (draft)`}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          {...form.field("page")}
+          label="Page"
+          hint={hydrated ? undefined : "When it links to a page."}
+          defaultValue={values.page}
+          placeholder="Choose a page"
+          options={pages.map((page) => ({
+            value: page.id,
+            label: page.published ? page.title : `${page.title} (draft)`,
+          }))}
+        />
       ) : null}
       {shows("category") ? (
-        <Field
+        <SelectField
           {...form.field("category")}
           label="Category"
           hint={hydrated ? undefined : "When it links to a category."}
-        >
-          {(control) => (
-            <select {...control} name="category" defaultValue={values.category} className={inputStyles}>
-              <option value="">Choose a category</option>
-              {CATEGORIES.map((category) => (
-                <option key={category} value={category}>
-                  {category}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+          defaultValue={values.category}
+          placeholder="Choose a category"
+          options={CATEGORIES}
+        />
       ) : null}
       {shows("url") ? (
         <TextField

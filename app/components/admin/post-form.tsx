@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { ItemFields } from "~/components/admin/editor/item-fields";
 import { ScheduleInput } from "~/components/admin/editor/schedule-field";
-import { CheckboxField, Field, FormError, TextAreaField, TextField } from "~/components/ui/field";
+import { CheckboxField, Field, FormError, SelectField, TextAreaField, TextField } from "~/components/ui/field";
 import { CoverImage } from "~/components/ui/cover-image";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { CoverImageUploader } from "~/components/admin/image-upload";
@@ -102,18 +102,13 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
           defaultValue={initialValues.author}
         />
 
-        <Field {...form.field("category")} label="Category">
-          {(control) => (
-            <select {...control} name="category" defaultValue={initialValues.category} className={inputStyles}>
-              <option value="">Select a category</option>
-              {CATEGORIES.map((category) => (
-                <option key={category} value={category}>
-                  {category}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          {...form.field("category")}
+          label="Category"
+          defaultValue={initialValues.category}
+          placeholder="Select a category"
+          options={CATEGORIES}
+        />
       </div>
 
       <TextField

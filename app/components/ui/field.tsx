@@ -1,4 +1,11 @@
-import type { ChangeEvent, ChangeEventHandler, InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type {
+  ChangeEvent,
+  ChangeEventHandler,
+  InputHTMLAttributes,
+  ReactNode,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+} from "react";
 import type { FieldState } from "~/lib/forms";
 import { checkboxStyles, fieldErrorStyles, fieldHintStyles, formErrorStyles, inputStyles, labelStyles } from "./styles";
 
@@ -148,6 +155,47 @@ export function TextAreaField(
           onChange={changeHandler(onChange, control.onChange)}
           className={className}
         />
+      )}
+    </Field>
+  );
+}
+
+/** A choice in a SelectField: a value that is its own label, or a value with its label. */
+export type SelectOption = string | { value: string; label: string };
+
+/**
+ * A Field whose control is a select of `options`, after an empty first choice when `placeholder`
+ * is given, in the house look unless `className` says otherwise.
+ */
+export function SelectField(
+  props: FieldFrame &
+    OwnControl<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>> & {
+      options: readonly SelectOption[];
+      placeholder?: string;
+    },
+) {
+  const { frame, name, own } = partField(props);
+  const { onChange, className = inputStyles, options, placeholder, ...select } = own;
+  return (
+    <Field {...frame}>
+      {(control) => (
+        <select
+          {...control}
+          name={name}
+          {...select}
+          onChange={changeHandler(onChange, control.onChange)}
+          className={className}
+        >
+          {placeholder === undefined ? null : <option value="">{placeholder}</option>}
+          {options.map((option) => {
+            const { value, label } = typeof option === "string" ? { value: option, label: option } : option;
+            return (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            );
+          })}
+        </select>
       )}
     </Field>
   );
