@@ -126,7 +126,10 @@ export function createServices({
   const postLife: PostLife[] = [
     ...(emailOn ? [postNewsletter.postLife] : []),
     {
-      becamePublic: { afterCommit: fediverseSweep.nudge, byClock: async () => fediverseSweep.nudge() },
+      becamePublic: {
+        afterCommit: fediverseSweep.nudge,
+        byClock: async (arrived) => arrived && fediverseSweep.nudge(),
+      },
       changedWhilePublic: { afterCommit: fediverseSweep.nudge },
       stoppedBeingPublic: { afterCommit: fediverseSweep.nudge },
     },

@@ -200,8 +200,9 @@ export function createOutbox({
 
   /**
    * This server's sender (server/kernel/workers.ts); `onError` hears of a batch that failed (the
-   * database was away). `tick` runs every poll before the worker looks for work: it queues posts
-   * whose time has come. Its stop lets the batch in flight finish and record its results.
+   * database was away). `tick` runs every poll before the worker looks for work: it queues the
+   * confirmations subscriptions asked for. Its stop lets the batch in flight finish and record
+   * its results.
    */
   function worker(mailer: Mailer, onError: (error: unknown) => void, tick?: () => Promise<unknown>): Worker {
     const loop = periodicWorker({

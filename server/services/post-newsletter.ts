@@ -48,7 +48,7 @@ export function createPostNewsletter({
       findMediaByHashes(trx, mediaHashesIn(`${post.coverImage}\n${post.contentHtml}`)),
     );
     const images = new Map(uploads.map((record) => [record.hash, describeMedia(record)]));
-    // Null when another server or an earlier tick made the send: marking it sent is all that is left.
+    // Null when another server or an earlier look made the send: marking it sent is all that is left.
     await outbox.enqueuePostSend({ postId: post.id, ...composePostEmail(post, site, images) }, trx);
     await guardDatabase(() => markPostEmailed(trx, post.id));
     return { ...post, newsletter: "sent" };
@@ -80,6 +80,7 @@ export function createPostNewsletter({
 
   /** What the newsletter does in a post's life (services/posts.ts). */
   const postLife: PostLife = {
+    // Every look, not only at an arrival: a `wanted` post imported with its time passed is due too.
     becamePublic: { inSave: emailWithSave, byClock: sendDuePosts },
     // A scheduled post edited after its time came, before any server's clock queued its email.
     changedWhilePublic: { inSave: emailWithSave },

@@ -42,11 +42,12 @@ export interface PostLife {
   /** Readers see the post for the first time: a save published it, or its scheduled time came. */
   becamePublic?: PostLifeHook & {
     /**
-     * Scheduled posts whose time came with no save: each server's `scheduledPosts` worker calls
-     * this when it sees one arrive (and once at start, for those that came while no server looked).
-     * It runs on every server: the hook's own claims keep its work to once.
+     * The clock's door, for posts public with no save: each server's `scheduledPosts` worker calls
+     * it at every look, `arrived` when a scheduled post's time came since the last (and at the
+     * first look, for those that came while no server looked). It runs on every server: the
+     * hook's own claims keep its work to once.
      */
-    byClock?: () => Promise<unknown>;
+    byClock?: (arrived: boolean) => Promise<unknown>;
   };
   /** A save changed a post readers see. */
   changedWhilePublic?: PostLifeHook;
@@ -456,9 +457,9 @@ export function createPostService({
     },
 
     /**
-     * This server's look at the clock, the door scheduled posts enter by: when a scheduled post's
-     * time has come since its last look, every `becamePublic` hook's `byClock` runs. A look that
-     * fails is tried again at the next, so nothing that came due is skipped.
+     * This server's look at the clock, the door scheduled posts enter by: every `becamePublic`
+     * hook's `byClock` runs, told whether a scheduled post's time has come since the last look.
+     * A look that fails is tried again at the next, so nothing that came due is skipped.
      */
     scheduledPosts(onError: WorkerErrorReporter): PeriodicWorker {
       let lookedAt: string | undefined;
@@ -469,9 +470,9 @@ export function createPostService({
         onError,
         run: async () => {
           const at = timestamp();
-          const next = lookedAt && (await publicPosts.nextScheduledPublishAt(db, lookedAt));
-          if (lookedAt && (!next || next > at)) return;
-          for (const hooks of life) await hooks.becamePublic?.byClock?.();
+          const next = lookedAt === undefined ? null : await publicPosts.nextScheduledPublishAt(db, lookedAt);
+          const arrived = lookedAt === undefined || (next !== null && next <= at);
+          for (const hooks of life) await hooks.becamePublic?.byClock?.(arrived);
           lookedAt = at;
         },
       });

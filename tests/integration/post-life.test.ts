@@ -133,5 +133,16 @@ describe.each(testDialects())("a post's life on $dialect", ({ dialect, skip }) =
     await Promise.all([doorOne.nudge(), doorTwo.nudge()]);
     expect([one.sweeps.count, two.sweeps.count]).toEqual(sweptAtStart.map((count) => count + 1));
     expect(await handle.db.selectFrom("email_sends").select(["post_id"]).execute()).toHaveLength(1);
+
+    // A post public and wanted with no arrival, as an import leaves one whose time has passed:
+    // emailed at the next look, with no sweep, for nothing was scheduled to arrive.
+    const imported = await one.services.posts.createPost(buildPostInput({ title: "Imported" }), TEST_WRITER);
+    await handle.db.updateTable("posts").set({ newsletter: "wanted" }).where("id", "=", imported.id).execute();
+    const sweptBefore = [one.sweeps.count, two.sweeps.count];
+    await Promise.all([doorOne.nudge(), doorTwo.nudge()]);
+    expect([one.sweeps.count, two.sweeps.count]).toEqual(sweptBefore);
+    expect(
+      await handle.db.selectFrom("email_sends").select(["post_id"]).where("post_id", "=", imported.id).execute(),
+    ).toHaveLength(1);
   });
 });
