@@ -16,7 +16,6 @@ import {
 import { isDomainError } from "#domain/errors.ts";
 import { describeFeedFetcher, describeReaderAgent } from "../analytics/user-agent.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import { type PeriodicWorker, periodicWorker, type Worker } from "../kernel/workers.ts";
 import * as repository from "../repositories/analytics.ts";
 import { readSetting, writeSetting } from "../repositories/settings.ts";
@@ -92,7 +91,7 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
   async function settings(): Promise<AnalyticsSettings> {
     const at = now().getTime();
     if (settingsCache && at - settingsCache.checkedAt < SETTINGS_CHECK_MS) return settingsCache.settings;
-    const stored = await guardDatabase(() => readSetting(db, ANALYTICS_SETTINGS_KEY));
+    const stored = await readSetting(db, ANALYTICS_SETTINGS_KEY);
     const parsed = analyticsSettingsSchema.safeParse(stored ?? {});
     const settings = parsed.success ? parsed.data : DEFAULT_ANALYTICS_SETTINGS;
     const before = settingsCache?.settings;
@@ -105,7 +104,7 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
   /** Today's salt, made or read once a day per server; yesterday's is no longer asked for. */
   function saltOf(day: string): Promise<string> {
     if (salt?.day !== day) {
-      const value = guardDatabase(() => repository.ensureSalt(db, day, randomBytes(32).toString("hex")));
+      const value = repository.ensureSalt(db, day, randomBytes(32).toString("hex"));
       salt = { day, value };
       value.catch(() => {
         if (salt?.value === value) salt = undefined;
@@ -143,10 +142,8 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
       const fetches = [...feedFetches.values()];
       feedFetches = new Map();
       try {
-        await guardDatabase(async () => {
-          await repository.insertEvents(db, batch);
-          await repository.upsertFeedFetches(db, fetches);
-        });
+        await repository.insertEvents(db, batch);
+        await repository.upsertFeedFetches(db, fetches);
       } catch (error) {
         // Kept for the next flush while there is room: a short outage loses nothing. A batch the
         // database refuses for itself is dropped, or it would block every flush after it.
@@ -183,12 +180,10 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
     const { at, day } = await today();
     // A past day's salt leaves this server's memory too, not only the database.
     if (salt && salt.day !== day) salt = undefined;
-    const result = await guardDatabase(() => repository.rollUpEvents(db, { now: at, settleMs: tuning.settleMs }));
-    await guardDatabase(async () => {
-      // Yesterday too: its last fetches may have been flushed after the previous pass.
-      await repository.rollUpFeedFetches(db, dayBefore(day));
-      await repository.deleteSaltsBefore(db, day);
-    });
+    const result = await repository.rollUpEvents(db, { now: at, settleMs: tuning.settleMs });
+    // Yesterday too: its last fetches may have been flushed after the previous pass.
+    await repository.rollUpFeedFetches(db, dayBefore(day));
+    await repository.deleteSaltsBefore(db, day);
     return { events: result.events };
   }
 
@@ -217,7 +212,7 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
     async saveSettings(next: AnalyticsSettings): Promise<void> {
       // What this server counts by now, which its cached pages follow.
       const before = await settings();
-      await guardDatabase(() => writeSetting(db, ANALYTICS_SETTINGS_KEY, next));
+      await writeSetting(db, ANALYTICS_SETTINGS_KEY, next);
       settingsCache = { settings: next, checkedAt: now().getTime() };
       if (before.enabled !== next.enabled) for (const listener of listeners) listener(next);
     },
@@ -288,13 +283,11 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
       const { at, day, timeZone } = await today();
       const { retentionDays } = await settings();
       const before = new Date(at.getTime() - retentionDays * DAY_MS);
-      const purged = await guardDatabase(() =>
-        repository.purgeRawBefore(db, {
-          occurredBefore: before.toISOString(),
-          dayBefore: dayAndHourIn(before, timeZone).day,
-        }),
-      );
-      const salts = await guardDatabase(() => repository.deleteSaltsBefore(db, day));
+      const purged = await repository.purgeRawBefore(db, {
+        occurredBefore: before.toISOString(),
+        dayBefore: dayAndHourIn(before, timeZone).day,
+      });
+      const salts = await repository.deleteSaltsBefore(db, day);
       return { ...purged, salts };
     },
 

@@ -13,7 +13,6 @@ import { COMMENTS_PER_PAGE, type Page, pageWindow } from "#domain/pagination.ts"
 import type { Database } from "../db/schema.ts";
 import { COMMENTS_CLOSED_MESSAGE } from "#domain/comment.ts";
 import { DomainError, RateLimitedError } from "#domain/errors.ts";
-import { guardDatabase } from "../errors.ts";
 import * as comments from "../repositories/comments.ts";
 import * as remoteReplies from "../repositories/comments-remote.ts";
 import { type ContentChanges, createContentChanges, postTag } from "./content-changes.ts";
@@ -72,17 +71,15 @@ export function createCommentService({
 
   /** One page of a post's approved comments, newest first: all the public ever sees of them. */
   async function listPublicComments(postId: string, page = 1): Promise<Page<Comment>> {
-    const [items, total] = await guardDatabase(() =>
-      Promise.all([
-        comments.listCommentsForPost(db, postId, pageWindow(page, COMMENTS_PER_PAGE)),
-        comments.countCommentsForPost(db, postId),
-      ]),
-    );
+    const [items, total] = await Promise.all([
+      comments.listCommentsForPost(db, postId, pageWindow(page, COMMENTS_PER_PAGE)),
+      comments.countCommentsForPost(db, postId),
+    ]);
     return { items, total, page, pageSize: COMMENTS_PER_PAGE };
   }
 
   async function readSettings(): Promise<CommentSettings> {
-    const stored = await guardDatabase(() => settings.readSetting(db, SETTINGS_KEY));
+    const stored = await settings.readSetting(db, SETTINGS_KEY);
     const parsed = commentSettingsSchema.safeParse(stored ?? {});
     return parsed.success ? parsed.data : DEFAULT_COMMENT_SETTINGS;
   }
@@ -91,7 +88,7 @@ export function createCommentService({
     readSettings,
 
     async saveSettings(input: CommentSettings): Promise<void> {
-      await guardDatabase(() => settings.writeSetting(db, SETTINGS_KEY, input));
+      await settings.writeSetting(db, SETTINGS_KEY, input);
     },
 
     /**
@@ -109,7 +106,7 @@ export function createCommentService({
     ): Promise<Comment & { status: CommentStatus; postSlug: string }> {
       if (visitor) await limiter.consume(`comment:${visitor.clientAddress}`, rateLimit);
       const at = now();
-      const found = await guardDatabase(() => comments.findCommentablePost(db, postAddress, at.toISOString()));
+      const found = await comments.findCommentablePost(db, postAddress, at.toISOString());
       if (!found) throw new DomainError("POST_NOT_FOUND", "Post not found");
       const { post } = found;
       if (!post) throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
@@ -120,14 +117,12 @@ export function createCommentService({
         readSettings(),
         ipHash === null
           ? null
-          : guardDatabase(() =>
-              comments.describeAddress(db, {
-                ipHash,
-                postId,
-                content: input.content,
-                since: new Date(at.getTime() - COMMENT_POLICY.duplicateWindowMs).toISOString(),
-              }),
-            ),
+          : comments.describeAddress(db, {
+              ipHash,
+              postId,
+              content: input.content,
+              since: new Date(at.getTime() - COMMENT_POLICY.duplicateWindowMs).toISOString(),
+            }),
       ]);
       const decision = decideComment(
         { ...input, honeypot: visitor?.honeypot ?? "" },
@@ -146,17 +141,15 @@ export function createCommentService({
         }
       }
       const status = decision.outcome === "hold" ? "pending" : "approved";
-      const comment = await guardDatabase(() =>
-        comments.insertComment(db, {
-          postId,
-          author: input.author,
-          content: input.content,
-          createdAt: at.toISOString(),
-          status,
-          ipHash,
-          heldReason: decision.outcome === "hold" ? decision.reason : null,
-        }),
-      );
+      const comment = await comments.insertComment(db, {
+        postId,
+        author: input.author,
+        content: input.content,
+        createdAt: at.toISOString(),
+        status,
+        ipHash,
+        heldReason: decision.outcome === "hold" ? decision.reason : null,
+      });
       // A held comment changes no public page: only its writer sees it, and their pages bypass the cache.
       if (status === "approved") changes.publish([postTag(postId)], "comment");
       return { ...comment, status, postSlug: post.slug };
@@ -171,21 +164,19 @@ export function createCommentService({
      */
     async addApprovedComments(postId: string, seeded: readonly SeededComment[]): Promise<Comment[]> {
       const at = now().toISOString();
-      const found = await guardDatabase(() => comments.findCommentablePost(db, postId, at));
+      const found = await comments.findCommentablePost(db, postId, at);
       if (found?.post?.id !== postId) throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
       const added: Comment[] = [];
       for (const { createdAt, ...input } of seeded) {
         const fields = commentSchema.parse(input);
-        const comment = await guardDatabase(() =>
-          comments.insertComment(db, {
-            postId,
-            ...fields,
-            createdAt: new Date(Math.min(Date.parse(createdAt), Date.parse(at))).toISOString(),
-            status: "approved",
-            ipHash: null,
-            heldReason: null,
-          }),
-        );
+        const comment = await comments.insertComment(db, {
+          postId,
+          ...fields,
+          createdAt: new Date(Math.min(Date.parse(createdAt), Date.parse(at))).toISOString(),
+          status: "approved",
+          ipHash: null,
+          heldReason: null,
+        });
         added.push(comment);
       }
       if (added.length > 0) changes.publish([postTag(postId)], "comment");
@@ -211,52 +202,50 @@ export function createCommentService({
       const content = remoteReplyText(reply.contentHtml);
       const author = remoteAuthorName(reply.authorName, reply.remoteAuthor.handle);
       if (content === "") return undefined;
-      const existing = await guardDatabase(() =>
-        remoteReplies.findRemoteReply(db, reply.noteUrl, reply.remoteAuthor.url),
-      );
+      const existing = await remoteReplies.findRemoteReply(db, reply.noteUrl, reply.remoteAuthor.url);
       if (existing) {
         // Spam stays spam whatever its author edits.
         if (existing.content === content || existing.status === "spam") {
           return { commentId: existing.id, outcome: "unchanged" };
         }
-        await guardDatabase(() =>
-          remoteReplies.updateRemoteReply(db, existing.id, { author, content, heldReason: REMOTE_REPLY_HELD_REASON }),
-        );
+        await remoteReplies.updateRemoteReply(db, existing.id, {
+          author,
+          content,
+          heldReason: REMOTE_REPLY_HELD_REASON,
+        });
         if (existing.status === "approved") changes.publish([postTag(existing.postId)], "comment");
         return { commentId: existing.id, outcome: "edited" };
       }
       const [found, policySettings] = await Promise.all([
-        guardDatabase(() => comments.findCommentablePost(db, reply.postId, at.toISOString())),
+        comments.findCommentablePost(db, reply.postId, at.toISOString()),
         readSettings(),
       ]);
       const post = found?.post;
       if (!post || post.id !== reply.postId || areCommentsClosed(post, policySettings, at)) return undefined;
       // A remote clock may be ahead, or lie: a reply is never dated after its arrival.
       const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
-      const comment = await guardDatabase(() =>
-        remoteReplies.insertRemoteReply(db, {
-          postId: post.id,
-          author,
-          content,
-          createdAt: published.toISOString(),
-          heldReason: REMOTE_REPLY_HELD_REASON,
-          noteUrl: reply.noteUrl,
-          remoteAuthor: reply.remoteAuthor,
-        }),
-      );
+      const comment = await remoteReplies.insertRemoteReply(db, {
+        postId: post.id,
+        author,
+        content,
+        createdAt: published.toISOString(),
+        heldReason: REMOTE_REPLY_HELD_REASON,
+        noteUrl: reply.noteUrl,
+        remoteAuthor: reply.remoteAuthor,
+      });
       return comment && { commentId: comment.id, outcome: "held" };
     },
 
     /** Removes the comment a note became, when its author deletes the note; false when there was none. */
     async removeRemoteReply(noteUrl: string, actorUrl: string): Promise<boolean> {
-      const removed = await guardDatabase(() => remoteReplies.deleteRemoteReply(db, noteUrl, actorUrl));
+      const removed = await remoteReplies.deleteRemoteReply(db, noteUrl, actorUrl);
       if (removed?.status === "approved") changes.publish([postTag(removed.postId)], "comment");
       return removed !== undefined;
     },
 
     /** Replies from the fediverse per post, held ones included, spam left out. */
     async countRemoteReplies(postIds: readonly string[]): Promise<Map<string, number>> {
-      return guardDatabase(() => remoteReplies.countRemoteReplies(db, postIds));
+      return remoteReplies.countRemoteReplies(db, postIds);
     },
 
     /**
@@ -273,33 +262,31 @@ export function createCommentService({
       const [page, policySettings, awaitingModeration] = await Promise.all([
         listPublicComments(post.id, commentPage),
         readSettings(),
-        guardDatabase(() => comments.listPendingCommentsByIds(db, post.id, ids)),
+        comments.listPendingCommentsByIds(db, post.id, ids),
       ]);
       return { comments: page, open: !areCommentsClosed(post, policySettings, now()), awaitingModeration };
     },
 
     async countPending(): Promise<number> {
-      return guardDatabase(() => comments.countPendingComments(db));
+      return comments.countPendingComments(db);
     },
 
     /** The tab the Comments screen opens on when none is named: Pending when any wait, else Approved. */
     async openingModerationTab(filter: { postId?: string; search?: string }): Promise<CommentStatus> {
-      return openingTab(await guardDatabase(() => comments.countCommentsByStatus(db, filter)));
+      return openingTab(await comments.countCommentsByStatus(db, filter));
     },
 
     /** One page of a tab of the Comments screen; without a tab, the opening one. */
     async listForModeration(options: { status?: CommentStatus; postId?: string; search?: string; page?: number }) {
       const filter = { postId: options.postId, search: options.search };
-      const counts = await guardDatabase(() => comments.countCommentsByStatus(db, filter));
+      const counts = await comments.countCommentsByStatus(db, filter);
       const status = options.status ?? openingTab(counts);
       const pageCount = Math.max(1, Math.ceil(counts[status] / MODERATION_PAGE_SIZE));
       const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
-      const rows = await guardDatabase(() =>
-        comments.listModeratedComments(
-          db,
-          { ...filter, status },
-          { limit: MODERATION_PAGE_SIZE, offset: (page - 1) * MODERATION_PAGE_SIZE },
-        ),
+      const rows = await comments.listModeratedComments(
+        db,
+        { ...filter, status },
+        { limit: MODERATION_PAGE_SIZE, offset: (page - 1) * MODERATION_PAGE_SIZE },
       );
       return { status, counts, page, pageCount, comments: rows };
     },
@@ -307,19 +294,13 @@ export function createCommentService({
     /** Applies one moderation action to up to a page of comments; returns how many it changed. */
     async moderate(action: ModerationAction, ids: readonly string[]): Promise<number> {
       const chosen = validIds(ids);
-      const affectedPosts = await guardDatabase(() => comments.listPostIdsOfComments(db, chosen));
-      const changed = await guardDatabase(() => {
-        switch (action) {
-          case "approve":
-            return comments.approveComments(db, chosen);
-          case "unapprove":
-            return comments.setCommentStatus(db, chosen, "pending");
-          case "spam":
-            return comments.markCommentsAsSpam(db, chosen, now().toISOString());
-          case "delete":
-            return comments.deleteComments(db, chosen);
-        }
-      });
+      const affectedPosts = await comments.listPostIdsOfComments(db, chosen);
+      const changed = await {
+        approve: () => comments.approveComments(db, chosen),
+        unapprove: () => comments.setCommentStatus(db, chosen, "pending"),
+        spam: () => comments.markCommentsAsSpam(db, chosen, now().toISOString()),
+        delete: () => comments.deleteComments(db, chosen),
+      }[action]();
       changes.publish(affectedPosts.map(postTag), "comment");
       return changed;
     },

@@ -12,7 +12,6 @@ import {
 } from "#domain/fediverse.ts";
 import { ADMIN_POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import { refuseAddressForm } from "../public-address.ts";
 import * as repository from "../repositories/fediverse.ts";
 import * as settingsRepository from "../repositories/settings.ts";
@@ -84,7 +83,7 @@ export function createFediverseService({
   async function load() {
     const at = now().getTime();
     if (cache && at - cache.readAt < FEDIVERSE_SETTINGS_CHECK_MS) return cache;
-    const stored = await guardDatabase(() => settingsRepository.readSetting(db, SETTINGS_KEY));
+    const stored = await settingsRepository.readSetting(db, SETTINGS_KEY);
     const parsed = fediverseSettingsSchema.safeParse(stored ?? {});
     const before = cache?.settings;
     const fresh = remember(parsed.success ? parsed.data : DEFAULT_FEDIVERSE_SETTINGS);
@@ -94,12 +93,13 @@ export function createFediverseService({
 
   async function listFollowers(options: { state?: FollowerState; page?: number } = {}) {
     const state = options.state ?? "accepted";
-    const counts = await guardDatabase(() => repository.countFollowers(db));
+    const counts = await repository.countFollowers(db);
     const pageCount = Math.max(1, Math.ceil(counts[state] / FOLLOWERS_PER_PAGE));
     const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
-    const rows = await guardDatabase(() =>
-      repository.listFollowers(db, state, { limit: FOLLOWERS_PER_PAGE, offset: (page - 1) * FOLLOWERS_PER_PAGE }),
-    );
+    const rows = await repository.listFollowers(db, state, {
+      limit: FOLLOWERS_PER_PAGE,
+      offset: (page - 1) * FOLLOWERS_PER_PAGE,
+    });
     const items: Follower[] = rows.map(({ id, actorUrl, handle, server, state, createdAt }) => ({
       id,
       actorUrl,
@@ -114,7 +114,7 @@ export function createFediverseService({
   async function postCountsFor(postIds: readonly string[]): Promise<Map<string, PostFediverseCounts>> {
     const ids = [...new Set(postIds)];
     const [reactions, replies] = await Promise.all([
-      guardDatabase(() => repository.countReactions(db, ids)),
+      repository.countReactions(db, ids),
       comments.countRemoteReplies(ids),
     ]);
     return new Map(
@@ -138,16 +138,14 @@ export function createFediverseService({
     /** Saves the settings; followers the new blocked list names are removed at once. */
     async saveSettings(values: FediverseSettings, actor: Actor): Promise<void> {
       const before = (await load()).settings;
-      await guardDatabase(() => settingsRepository.writeSetting(db, SETTINGS_KEY, values));
+      await settingsRepository.writeSetting(db, SETTINGS_KEY, values);
       const { blocked } = remember(values);
       if (blocked.length > 0) {
-        const followers = await guardDatabase(() => repository.listFollowerActors(db));
+        const followers = await repository.listFollowerActors(db);
         const gone = followers.filter((follower) => isBlockedBy(blocked, new URL(follower.actorUrl)));
-        await guardDatabase(() =>
-          repository.deleteFollowers(
-            db,
-            gone.map((follower) => follower.id),
-          ),
+        await repository.deleteFollowers(
+          db,
+          gone.map((follower) => follower.id),
         );
       }
       const changed = (Object.keys(values) as (keyof FediverseSettings)[]).filter((key) => before[key] !== values[key]);
@@ -183,15 +181,13 @@ export function createFediverseService({
     }): Promise<{ id: string; state: FollowerState } | undefined> {
       if (!isDeliverable(follow.inboxUrl)) return undefined;
       const { settings } = await load();
-      return guardDatabase(() =>
-        repository.upsertFollower(db, {
-          ...follow,
-          sharedInboxUrl: deliverableSharedInbox(follow.sharedInboxUrl),
-          server: new URL(follow.actorUrl).host,
-          state: settings.approveFollowsByHand ? "pending" : "accepted",
-          createdAt: now().toISOString(),
-        }),
-      );
+      return repository.upsertFollower(db, {
+        ...follow,
+        sharedInboxUrl: deliverableSharedInbox(follow.sharedInboxUrl),
+        server: new URL(follow.actorUrl).host,
+        state: settings.approveFollowsByHand ? "pending" : "accepted",
+        createdAt: now().toISOString(),
+      });
     },
 
     /**
@@ -207,46 +203,44 @@ export function createFediverseService({
     }): Promise<boolean> {
       const { actorUrl, handle, inboxUrl, sharedInboxUrl } = profile;
       if (!isDeliverable(inboxUrl)) return false;
-      return guardDatabase(() =>
-        repository.updateFollowerProfile(db, actorUrl, {
-          handle,
-          inboxUrl,
-          sharedInboxUrl: deliverableSharedInbox(sharedInboxUrl),
-        }),
-      );
+      return repository.updateFollowerProfile(db, actorUrl, {
+        handle,
+        inboxUrl,
+        sharedInboxUrl: deliverableSharedInbox(sharedInboxUrl),
+      });
     },
 
     async unfollowFrom(actorUrl: string): Promise<boolean> {
-      return guardDatabase(() => repository.deleteFollowerByActor(db, actorUrl));
+      return repository.deleteFollowerByActor(db, actorUrl);
     },
 
     listFollowers,
 
     async findFollower(id: string) {
-      return guardDatabase(() => repository.findFollower(db, id));
+      return repository.findFollower(db, id);
     },
 
     async findFollowerByActor(actorUrl: string) {
-      return guardDatabase(() => repository.findFollowerByActor(db, actorUrl));
+      return repository.findFollowerByActor(db, actorUrl);
     },
 
     /** Removes a follower; hands back what it was, so a pending one can be sent its Reject. */
     async removeFollower(id: string) {
-      return guardDatabase(() => repository.deleteFollower(db, id));
+      return repository.deleteFollower(db, id);
     },
 
     /** Marks a pending follower accepted; the federation sends the Accept. */
     async approveFollower(id: string) {
-      return guardDatabase(() => repository.acceptFollower(db, id));
+      return repository.acceptFollower(db, id);
     },
 
     async countFollowers(): Promise<Record<FollowerState, number>> {
-      return guardDatabase(() => repository.countFollowers(db));
+      return repository.countFollowers(db);
     },
 
     /** Accepted followers a page at a time, for the followers collection and delivery; `nextCursor` null at the end. */
     async followerInboxes({ cursor, limit }: { cursor: string | null; limit: number }) {
-      const rows = await guardDatabase(() => repository.listFollowerInboxes(db, cursor, limit + 1));
+      const rows = await repository.listFollowerInboxes(db, cursor, limit + 1);
       const items = rows.slice(0, limit);
       return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
     },
@@ -266,19 +260,19 @@ export function createFediverseService({
       } catch {
         return undefined;
       }
-      return guardDatabase(() => repository.findPublicPostIdAt(db, decoded, now().toISOString()));
+      return repository.findPublicPostIdAt(db, decoded, now().toISOString());
     },
 
     /** A like or a boost, once per post, kind and actor; false when it was already counted. */
     async recordReaction(reaction: { postId: string; kind: ReactionKind; actorUrl: string; activityId: string }) {
-      return guardDatabase(() => repository.insertReaction(db, { ...reaction, createdAt: now().toISOString() }));
+      return repository.insertReaction(db, { ...reaction, createdAt: now().toISOString() });
     },
 
     /** Takes back a like or a boost, named by its activity or by what it was; only its actor can. */
     async undoReaction(
       reaction: { activityId: string; actorUrl: string } | { postId: string; kind: ReactionKind; actorUrl: string },
     ): Promise<boolean> {
-      return guardDatabase(() => repository.deleteReaction(db, reaction));
+      return repository.deleteReaction(db, reaction);
     },
 
     /** A reply to a post: a held comment with its author's handle and profile (the comment service decides). */

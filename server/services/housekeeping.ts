@@ -1,6 +1,5 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import { periodicWorker, type Worker, type WorkerErrorReporter } from "../kernel/workers.ts";
 import { deleteExpiredInvitations } from "../repositories/invitations.ts";
 import { deleteStaleRateLimits } from "../repositories/rate-limits.ts";
@@ -36,10 +35,12 @@ export function createHousekeeping({
   async function purgeExpired(): Promise<Purged> {
     const at = now();
     const sessions = await auth.deleteExpiredSessions();
-    const rateLimits = await guardDatabase(() =>
-      deleteStaleRateLimits(db, new Date(at.getTime() - RATE_LIMIT_RETENTION_MS).toISOString(), at.toISOString()),
+    const rateLimits = await deleteStaleRateLimits(
+      db,
+      new Date(at.getTime() - RATE_LIMIT_RETENTION_MS).toISOString(),
+      at.toISOString(),
     );
-    const invitations = await guardDatabase(() => deleteExpiredInvitations(db, at.toISOString()));
+    const invitations = await deleteExpiredInvitations(db, at.toISOString());
     const auditEntries = await audit.purgeOld();
     await analytics.purgeExpired();
     return { sessions, rateLimits, invitations, auditEntries };

@@ -1,7 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Dialect } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import {
   type BatchOutcome,
   cancelSend,
@@ -232,7 +231,7 @@ export function createOutbox({
     /** Queues one email (a confirmation, a notice) to an address; the worker sends it soon after. */
     async enqueueSingle({ to, ...content }: SendContent & { to: string }): Promise<string> {
       const id = newId();
-      await guardDatabase(() => insertSingleSend(db, { id, to, content, at: now().toISOString() }));
+      await insertSingleSend(db, { id, to, content, at: now().toISOString() });
       wakeWorker();
       return id;
     },
@@ -249,7 +248,7 @@ export function createOutbox({
     ): Promise<{ sendId: string; total: number } | null> {
       const id = newId();
       const at = now().toISOString();
-      const created = await guardDatabase(() => insertPostSend(trx ?? db, { id, postId, content, at }));
+      const created = await insertPostSend(trx ?? db, { id, postId, content, at });
       if (!created) return null;
       if (!trx) wakeWorker();
       return { sendId: id, total: created.total };
@@ -260,11 +259,11 @@ export function createOutbox({
 
     /** False when the send is not going out (already done or cancelled, or unknown). */
     cancel(sendId: string): Promise<boolean> {
-      return guardDatabase(() => cancelSend(db, sendId, now().toISOString()));
+      return cancelSend(db, sendId, now().toISOString());
     },
 
     progress(sendId: string): Promise<SendProgress | undefined> {
-      return guardDatabase(() => findSendProgress(db, sendId));
+      return findSendProgress(db, sendId);
     },
 
     worker,

@@ -2,7 +2,6 @@ import type { Kysely, Transaction } from "kysely";
 import { mediaHashesIn } from "#domain/media.ts";
 import { isPublicAt, type Post, type PostDraft } from "#domain/post.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import {
   findPostsDueForEmail,
   findPostSends,
@@ -44,13 +43,11 @@ export function createPostNewsletter({
    */
   async function send(post: Post, site: EmailSite, trx: Transaction<Database>): Promise<Post> {
     // The uploads' sizes, from which the email picks each image's width (the stored body has none).
-    const uploads = await guardDatabase(() =>
-      findMediaByHashes(trx, mediaHashesIn(`${post.coverImage}\n${post.contentHtml}`)),
-    );
+    const uploads = await findMediaByHashes(trx, mediaHashesIn(`${post.coverImage}\n${post.contentHtml}`));
     const images = new Map(uploads.map((record) => [record.hash, describeMedia(record)]));
     // Null when another server or an earlier look made the send: marking it sent is all that is left.
     await outbox.enqueuePostSend({ postId: post.id, ...composePostEmail(post, site, images) }, trx);
-    await guardDatabase(() => markPostEmailed(trx, post.id));
+    await markPostEmailed(trx, post.id);
     return { ...post, newsletter: "sent" };
   }
 
@@ -67,12 +64,12 @@ export function createPostNewsletter({
 
   /** Queues the email of every wanted post whose scheduled time has come. */
   async function sendDuePosts(): Promise<number> {
-    const due = await guardDatabase(() => findPostsDueForEmail(db, now().toISOString()));
+    const due = await findPostsDueForEmail(db, now().toISOString());
     if (due.length === 0) return 0;
     const site = await readSite();
     for (const id of due) {
-      const post = await guardDatabase(() => findPostById(db, id));
-      if (post) await guardDatabase(() => db.transaction().execute((trx) => send(post, site, trx)));
+      const post = await findPostById(db, id);
+      if (post) await db.transaction().execute((trx) => send(post, site, trx));
     }
     outbox.wake();
     return due.length;
@@ -93,12 +90,12 @@ export function createPostNewsletter({
 
     /** Each post's send (sent / total, failures), for the editor and the posts list. */
     findSends(postIds: readonly string[]): Promise<Map<string, SendProgress>> {
-      return guardDatabase(() => findPostSends(db, postIds));
+      return findPostSends(db, postIds);
     },
 
     /** Stops the post's send: what is not yet sent will not be. False when it was not going out. */
     async cancel(postId: string): Promise<boolean> {
-      const send = (await guardDatabase(() => findPostSends(db, [postId]))).get(postId);
+      const send = (await findPostSends(db, [postId])).get(postId);
       return send !== undefined && (await outbox.cancel(send.id));
     },
   };

@@ -12,7 +12,6 @@ import {
   type SubscriberImportStatus,
 } from "#domain/subscribers.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import type { Worker } from "../kernel/workers.ts";
 import { inTransaction, newId } from "../repositories/rows.ts";
 import * as imports from "../repositories/subscriber-imports.ts";
@@ -120,31 +119,29 @@ export function createSubscriberAdmin({ db, now }: { db: Kysely<Database>; now: 
         batchSize: IMPORT_BATCH,
         onBatch: async (emails, counts) => {
           if (stopping.signal.aborted) throw new ImportInterrupted("The server is stopping");
-          await guardDatabase(() =>
-            inTransaction(db, async (trx) => {
-              const batchAdded = await subscribers.insertSubscribers(
-                trx,
-                emails.map((email) => ({
-                  email,
-                  state: newState,
-                  source: "import",
-                  created_at: startedAt,
-                  confirmed_at: newState === "active" ? startedAt : null,
-                })),
-              );
-              const next = {
-                rowsRead: counts.rows,
-                added: progress.added + batchAdded,
-                alreadyListed: counts.addresses - progress.added - batchAdded,
-                notSubscribed: counts.notSubscribed,
-                invalid: counts.invalid.length + counts.moreInvalid,
-              };
-              if (!(await imports.recordSubscriberImportProgress(trx, runId, next, now().toISOString()))) {
-                throw new ImportInterrupted("Another import took this one's place");
-              }
-              progress = next;
-            }),
-          );
+          await inTransaction(db, async (trx) => {
+            const batchAdded = await subscribers.insertSubscribers(
+              trx,
+              emails.map((email) => ({
+                email,
+                state: newState,
+                source: "import",
+                created_at: startedAt,
+                confirmed_at: newState === "active" ? startedAt : null,
+              })),
+            );
+            const next = {
+              rowsRead: counts.rows,
+              added: progress.added + batchAdded,
+              alreadyListed: counts.addresses - progress.added - batchAdded,
+              notSubscribed: counts.notSubscribed,
+              invalid: counts.invalid.length + counts.moreInvalid,
+            };
+            if (!(await imports.recordSubscriberImportProgress(trx, runId, next, now().toISOString()))) {
+              throw new ImportInterrupted("Another import took this one's place");
+            }
+            progress = next;
+          });
           await setImmediate();
         },
       });
@@ -171,7 +168,7 @@ export function createSubscriberAdmin({ db, now }: { db: Kysely<Database>; now: 
       progress,
       invalidLines,
     };
-    await guardDatabase(() => imports.endSubscriberImport(db, record)).catch(onError);
+    await imports.endSubscriberImport(db, record).catch(onError);
     return toImportStatus(record, now());
   }
 
@@ -186,10 +183,10 @@ export function createSubscriberAdmin({ db, now }: { db: Kysely<Database>; now: 
       search?: string;
       after?: subscribers.SubscriberCursor;
     }): Promise<{ counts: Record<SubscriberState, number>; page: subscribers.SubscriberPage }> {
-      return guardDatabase(async () => ({
+      return {
         counts: await subscribers.countSubscribersByState(db),
         page: await subscribers.listSubscribers(db, { state, search, after, limit: SUBSCRIBERS_PAGE_SIZE }),
-      }));
+      };
     },
 
     /**
@@ -198,13 +195,11 @@ export function createSubscriberAdmin({ db, now }: { db: Kysely<Database>; now: 
      */
     async add({ email }: AddSubscriberInput): Promise<void> {
       const at = now().toISOString();
-      const added = await guardDatabase(() =>
-        subscribers.insertSubscribers(db, [
-          { email, state: "active", source: "admin", created_at: at, confirmed_at: at },
-        ]),
-      );
+      const added = await subscribers.insertSubscribers(db, [
+        { email, state: "active", source: "admin", created_at: at, confirmed_at: at },
+      ]);
       if (added > 0) return;
-      const existing = await guardDatabase(() => subscribers.findSubscriberByEmail(db, email));
+      const existing = await subscribers.findSubscriberByEmail(db, email);
       throw new DomainError(
         "SUBSCRIBER_EXISTS",
         `${SUBSCRIBER_EXISTS_MESSAGE}${existing ? ` (${existing.state})` : ""}.`,
@@ -213,7 +208,7 @@ export function createSubscriberAdmin({ db, now }: { db: Kysely<Database>; now: 
 
     /** Deletes the subscriber for good, for a data-protection request; removing one already gone is no error. */
     async remove(id: string): Promise<void> {
-      await guardDatabase(() => subscribers.deleteSubscriber(db, id));
+      await subscribers.deleteSubscriber(db, id);
     },
 
     /**
@@ -239,15 +234,13 @@ export function createSubscriberAdmin({ db, now }: { db: Kysely<Database>; now: 
       const runId = newId();
       const at = now();
       const newState = options.consent ? "active" : "pending";
-      const claimed = await guardDatabase(() =>
-        imports.claimSubscriberImport(db, {
-          runId,
-          newState,
-          startedBy: options.startedBy,
-          now: at.toISOString(),
-          staleBefore: new Date(at.getTime() - IMPORT_STALE_MS).toISOString(),
-        }),
-      );
+      const claimed = await imports.claimSubscriberImport(db, {
+        runId,
+        newState,
+        startedBy: options.startedBy,
+        now: at.toISOString(),
+        staleBefore: new Date(at.getTime() - IMPORT_STALE_MS).toISOString(),
+      });
       if (!claimed) throw new DomainError("IMPORT_RUNNING", SUBSCRIBER_IMPORT_RUNNING_MESSAGE);
       const finished = runImport(source, {
         runId,
@@ -264,7 +257,7 @@ export function createSubscriberAdmin({ db, now }: { db: Kysely<Database>; now: 
 
     /** Where the latest import stands; one whose server has gone silent for a minute reads as stopped. */
     async importStatus(): Promise<SubscriberImportStatus | undefined> {
-      const record = await guardDatabase(() => imports.findSubscriberImport(db));
+      const record = await imports.findSubscriberImport(db);
       if (!record) return undefined;
       return toImportStatus(record, now());
     },
@@ -280,9 +273,7 @@ export function createSubscriberAdmin({ db, now }: { db: Kysely<Database>; now: 
       yield `${SUBSCRIBER_CSV_COLUMNS.join(",")}\r\n`;
       let after: subscribers.SubscriberCursor | undefined;
       for (;;) {
-        const page: Subscriber[] = await guardDatabase(() =>
-          subscribers.listSubscribersForExport(db, { after, limit: BATCH }),
-        );
+        const page: Subscriber[] = await subscribers.listSubscribersForExport(db, { after, limit: BATCH });
         if (page.length > 0) yield page.map(subscriberCsvLine).join("");
         const last = page.at(-1);
         if (page.length < BATCH || !last) return;

@@ -5,6 +5,7 @@ import { type KyselyPlugin, InsertQueryNode } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { BeaconBody } from "../../domain/analytics.ts";
 import { openCountryLookup } from "../../server/analytics/geoip.ts";
+import { recogniseOutage } from "../../server/errors.ts";
 import { createAnalytics, type BeaconRequest } from "../../server/services/analytics.ts";
 import { countryDatabase } from "../support/geoip-fixture.ts";
 import { testDialects } from "../support/databases.ts";
@@ -171,7 +172,9 @@ describe.each(testDialects())("analytics counting on $dialect", ({ dialect, skip
       transformQuery({ node }) {
         if (InsertQueryNode.is(node) && node.into?.table.identifier.name === "analytics_events") {
           writes += 1;
-          if (down) throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+          // A plugin runs above the driver, so it throws what the driver answers a refused connection with.
+          const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+          if (down) throw recogniseOutage(refused);
         }
         return node;
       },
