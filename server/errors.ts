@@ -81,11 +81,3 @@ export function recogniseOutage(error: unknown): unknown {
   if (error instanceof DomainError || !isDatabaseUnavailable(error)) return error;
   return new DatabaseUnavailableError("Database call failed", { cause: error });
 }
-
-export async function guardDatabase<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw recogniseOutage(error);
-  }
-}

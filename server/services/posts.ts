@@ -14,7 +14,6 @@ import { ADMIN_POSTS_PER_PAGE, type Page, POSTS_PER_PAGE } from "#domain/paginat
 import type { Dialect } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "#domain/errors.ts";
-import { guardDatabase } from "../errors.ts";
 import { pictureUploadedImages } from "../html.ts";
 import { mediaHashesIn } from "#domain/media.ts";
 import * as media from "../repositories/media.ts";
@@ -140,9 +139,9 @@ export function toPostDraft(input: PostInput): PostDraft {
 
 /** A published post; a draft is "not available" rather than missing, as the spec words it. */
 export async function requirePublicPost(db: Kysely<Database>, id: string, now: Date): Promise<Post> {
-  const post = await guardDatabase(() => publicPosts.findPublicPostById(db, id, now.toISOString()));
+  const post = await publicPosts.findPublicPostById(db, id, now.toISOString());
   if (post) return post;
-  if (await guardDatabase(() => posts.postExists(db, id))) {
+  if (await posts.postExists(db, id)) {
     throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
   }
   throw new DomainError("POST_NOT_FOUND", "Post not found");
@@ -150,7 +149,7 @@ export async function requirePublicPost(db: Kysely<Database>, id: string, now: D
 
 /** The published post at a /blog/{address} URL: its slug, a former slug or its id. */
 async function requirePublicPostAt(db: Kysely<Database>, address: string, now: Date): Promise<Post> {
-  const id = await guardDatabase(() => posts.findPostIdByAddress(db, address));
+  const id = await posts.findPostIdByAddress(db, address);
   return requirePublicPost(db, id ?? address, now);
 }
 
@@ -169,7 +168,7 @@ export function createPostService({
   const timestamp = () => now().toISOString();
   const findPublicPost = (id: string) => requirePublicPost(db, id, now());
   const requirePost = async (id: string): Promise<Post> => {
-    const post = await guardDatabase(() => posts.findPostById(db, id));
+    const post = await posts.findPostById(db, id);
     if (!post) throw new DomainError("POST_NOT_FOUND", "Post not found");
     return post;
   };
@@ -210,15 +209,13 @@ export function createPostService({
       const prepared = await hooks[moment!]?.inSave?.(draft);
       if (prepared) work.push(prepared);
     }
-    const saved = await guardDatabase(() =>
-      db.transaction().execute(async (trx) => {
-        let post = await write(trx);
-        if (!post) return undefined;
-        await record(post, trx);
-        for (const { run } of work) post = await run(post, trx);
-        return post;
-      }),
-    );
+    const saved = await db.transaction().execute(async (trx) => {
+      let post = await write(trx);
+      if (!post) return undefined;
+      await record(post, trx);
+      for (const { run } of work) post = await run(post, trx);
+      return post;
+    });
     if (!saved) return undefined;
     announce(saved.id);
     for (const done of work) done.afterCommit();
@@ -232,7 +229,7 @@ export function createPostService({
    */
   async function chooseSlug(input: PostInput, postId?: string): Promise<string> {
     const wanted = toSlug(input.slug ?? "");
-    const isTaken = (slug: string) => guardDatabase(() => posts.isSlugTaken(db, slug, postId));
+    const isTaken = (slug: string) => posts.isSlugTaken(db, slug, postId);
     if (wanted === "") return firstFreeSlug(slugFromTitle(input.title), isTaken);
     if (await isTaken(wanted)) throw new DomainError("SLUG_TAKEN", "Another post already uses this slug");
     return wanted;
@@ -242,25 +239,23 @@ export function createPostService({
     findPublicPost,
 
     async getHomePage() {
-      return guardDatabase(async () => {
-        // One small indexed query per category rather than a window over every post.
-        const at = timestamp();
-        const [newest, ...perCategory] = await Promise.all([
-          publicPosts.listNewestPublishedPosts(db, at, 1 + HOME_LATEST_COUNT),
-          ...HOME_CATEGORY_ORDER.map((category) =>
-            publicPosts.listNewestPublishedPostsInCategory(db, at, category, HOME_PER_CATEGORY),
-          ),
-        ]);
-        const [featured, ...latest] = newest;
-        return {
-          featured,
-          latest,
-          categories: HOME_CATEGORY_ORDER.map((category, index) => ({
-            category: category as string,
-            posts: perCategory[index]!,
-          })).filter((section) => section.posts.length > 0),
-        };
-      });
+      // One small indexed query per category rather than a window over every post.
+      const at = timestamp();
+      const [newest, ...perCategory] = await Promise.all([
+        publicPosts.listNewestPublishedPosts(db, at, 1 + HOME_LATEST_COUNT),
+        ...HOME_CATEGORY_ORDER.map((category) =>
+          publicPosts.listNewestPublishedPostsInCategory(db, at, category, HOME_PER_CATEGORY),
+        ),
+      ]);
+      const [featured, ...latest] = newest;
+      return {
+        featured,
+        latest,
+        categories: HOME_CATEGORY_ORDER.map((category, index) => ({
+          category: category as string,
+          posts: perCategory[index]!,
+        })).filter((section) => section.posts.length > 0),
+      };
     },
 
     /**
@@ -269,21 +264,17 @@ export function createPostService({
      */
     async listPublishedPosts(query?: string, page = 1, pageSize = POSTS_PER_PAGE): Promise<Page<PostSummary>> {
       const request = { page, pageSize };
-      return guardDatabase(() =>
-        query?.trim()
-          ? postSearch.searchPublishedPosts(db, dialect, query, timestamp(), request)
-          : publicPosts.listPublishedPosts(db, timestamp(), request),
-      );
+      return query?.trim()
+        ? postSearch.searchPublishedPosts(db, dialect, query, timestamp(), request)
+        : publicPosts.listPublishedPosts(db, timestamp(), request);
     },
 
     async listCategoryPosts(category: Category, page = 1, pageSize = POSTS_PER_PAGE): Promise<Page<PostSummary>> {
-      return guardDatabase(() =>
-        publicPosts.listPublishedPostsByCategory(db, timestamp(), category, { page, pageSize }),
-      );
+      return publicPosts.listPublishedPostsByCategory(db, timestamp(), category, { page, pageSize });
     },
 
     async summariseCategories() {
-      return guardDatabase(() => publicPosts.summarisePublishedCategories(db, timestamp(), CATEGORIES));
+      return publicPosts.summarisePublishedCategories(db, timestamp(), CATEGORIES);
     },
 
     /**
@@ -294,12 +285,10 @@ export function createPostService({
     async getPublicPost(address: string) {
       const post = await requirePublicPostAt(db, address, now());
       const { id } = post;
-      const [related, images] = await guardDatabase(() =>
-        Promise.all([
-          publicPosts.pickRelatedPublishedPosts(db, timestamp(), post.category, id, RELATED_POSTS_COUNT, random),
-          media.findMediaByHashes(db, mediaHashesIn(post.content)),
-        ]),
-      );
+      const [related, images] = await Promise.all([
+        publicPosts.pickRelatedPublishedPosts(db, timestamp(), post.category, id, RELATED_POSTS_COUNT, random),
+        media.findMediaByHashes(db, mediaHashesIn(post.content)),
+      ]);
       // Uploaded images become <picture> with their stored sizes; the HTML itself was sanitised when saved.
       const contentHtml = pictureUploadedImages(
         post.contentHtml,
@@ -310,18 +299,16 @@ export function createPostService({
 
     /** When the public view next changes by itself: the earliest scheduled post still ahead, or null. */
     async nextScheduledPublishAt(): Promise<string | null> {
-      return guardDatabase(() => publicPosts.nextScheduledPublishAt(db, timestamp()));
+      return publicPosts.nextScheduledPublishAt(db, timestamp());
     },
 
     /** The newest published posts (bodies as sanitised when saved), of one category when given: a feed's items. */
     async listFeedPosts(category?: Category): Promise<Post[]> {
-      return guardDatabase(() =>
-        publicPosts.listNewestPublishedPostsWithContent(db, timestamp(), { limit: FEED_POST_COUNT, category }),
-      );
+      return publicPosts.listNewestPublishedPostsWithContent(db, timestamp(), { limit: FEED_POST_COUNT, category });
     },
 
     async countPublishedPosts(): Promise<number> {
-      return guardDatabase(() => publicPosts.countPublishedPosts(db, timestamp()));
+      return publicPosts.countPublishedPosts(db, timestamp());
     },
 
     /**
@@ -330,14 +317,14 @@ export function createPostService({
      */
     async *streamPublishedPostAddresses(start: number, count: number, batch = 1000) {
       const at = timestamp();
-      let afterId =
-        start === 0 ? undefined : await guardDatabase(() => publicPosts.findPublishedPostIdAt(db, at, start - 1));
+      let afterId = start === 0 ? undefined : await publicPosts.findPublishedPostIdAt(db, at, start - 1);
       if (start > 0 && afterId === undefined) return;
       let remaining = count;
       while (remaining > 0) {
-        const page = await guardDatabase(() =>
-          publicPosts.listPublishedPostAddresses(db, at, { afterId, limit: Math.min(batch, remaining) }),
-        );
+        const page = await publicPosts.listPublishedPostAddresses(db, at, {
+          afterId,
+          limit: Math.min(batch, remaining),
+        });
         if (page.length > 0) yield page;
         if (page.length < Math.min(batch, remaining)) return;
         remaining -= page.length;
@@ -346,12 +333,12 @@ export function createPostService({
     },
 
     async listCategoryUpdates() {
-      return guardDatabase(() => publicPosts.listPublishedCategoryUpdates(db, timestamp(), CATEGORIES));
+      return publicPosts.listPublishedCategoryUpdates(db, timestamp(), CATEGORIES);
     },
 
     /** A page of every post for the admin list, each with what it is right now: draft, scheduled or published. */
     async listAllPosts(filter = "", page = 1): Promise<Page<PostSummary & { status: PostStatus }>> {
-      const found = await guardDatabase(() => posts.listAllPosts(db, filter, { page, pageSize: ADMIN_POSTS_PER_PAGE }));
+      const found = await posts.listAllPosts(db, filter, { page, pageSize: ADMIN_POSTS_PER_PAGE });
       const at = now();
       return { ...found, items: found.items.map((post) => ({ ...post, status: postStatus(post, at) })) };
     },
@@ -378,7 +365,7 @@ export function createPostService({
     },
 
     async updatePost(id: string, input: PostInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
-      const before = await guardDatabase(() => posts.findPostById(db, id));
+      const before = await posts.findPostById(db, id);
       if (!before) throw new DomainError("POST_NOT_FOUND", "Post not found");
       const draft = draftToSave(input, await chooseSlug(input, id), before);
       const updated = await save(
@@ -410,9 +397,7 @@ export function createPostService({
     async restoreRevision(id: string, revisionId: string, writer: Writer): Promise<Post> {
       const [post, revision] = await Promise.all([requirePost(id), desk.getRevision(id, revisionId)]);
       const draft: PostDraft = { ...post, title: revision.title, content: revision.content, format: revision.format };
-      const restored = await guardDatabase(() =>
-        posts.updatePost(db, id, draft, timestamp(), { kind: "restore", savedBy: writer.email }),
-      );
+      const restored = await posts.updatePost(db, id, draft, timestamp(), { kind: "restore", savedBy: writer.email });
       if (!restored) throw new DomainError("POST_NOT_FOUND", "Post not found");
       announce(id);
       afterCommit(momentOf(post, restored, now()), restored);
@@ -429,26 +414,22 @@ export function createPostService({
      */
     async getPreview(token: string): Promise<Post> {
       const postId = await desk.findPreviewOwnerId(token);
-      const post = postId ? await guardDatabase(() => posts.findPostById(db, postId)) : undefined;
-      const isPublic = post
-        ? await guardDatabase(() => publicPosts.findPublicPostById(db, post.id, timestamp()))
-        : undefined;
+      const post = postId ? await posts.findPostById(db, postId) : undefined;
+      const isPublic = post ? await publicPosts.findPublicPostById(db, post.id, timestamp()) : undefined;
       if (!post || isPublic) throw new DomainError("PREVIEW_NOT_FOUND", "This preview link has ended");
       return post;
     },
 
     /** Deletes the post and every comment on it together; false when there was no such post. */
     async deletePost(id: string, actor: Actor = SYSTEM_WRITER): Promise<boolean> {
-      const before = await guardDatabase(() => posts.findPostById(db, id));
+      const before = await posts.findPostById(db, id);
       if (!before) return false;
       // The post and its audit entry go together, as a save's do.
-      const deleted = await guardDatabase(() =>
-        db.transaction().execute(async (trx) => {
-          const removed = await posts.deletePost(trx, id, timestamp());
-          if (removed) await audit.record(actor, "post-deleted", before.title, trx);
-          return removed;
-        }),
-      );
+      const deleted = await db.transaction().execute(async (trx) => {
+        const removed = await posts.deletePost(trx, id, timestamp());
+        if (removed) await audit.record(actor, "post-deleted", before.title, trx);
+        return removed;
+      });
       if (deleted) {
         announce(id);
         afterCommit(momentOf(before, undefined, now()), before);

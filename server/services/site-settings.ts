@@ -12,7 +12,6 @@ import { type Navigation, type NavigationChangeResult, navigationOrDefault } fro
 import { isDomainError } from "#domain/errors.ts";
 import { POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Database } from "../db/schema.ts";
-import { guardDatabase } from "../errors.ts";
 import type { SettingsStore } from "../kernel/settings-store.ts";
 import { siteSettingsRecord } from "../repositories/site-settings.ts";
 import { makeLogo, makeSiteIcon, type SiteImage } from "../media/site-images.ts";
@@ -137,7 +136,7 @@ export function createSiteSettingsService({ db, now, defaults, audit, store, set
       actor: Actor,
     ): Promise<SiteSettings> {
       const image = await SITE_IMAGE_MAKERS[kind](upload.bytes, upload.declaredType);
-      await guardDatabase(() => store.put(image.hash, image.files));
+      await store.put(image.hash, image.files);
       return saveImageSetting(kind, settingValue(kind, image), actor);
     },
 
@@ -150,7 +149,7 @@ export function createSiteSettingsService({ db, now, defaults, audit, store, set
     async iconFile(size: number): Promise<MediaFile | undefined> {
       const { siteIcon } = await this.current();
       if (!siteIcon) return undefined;
-      return guardDatabase(() => store.get(siteIcon, size, "png"));
+      return store.get(siteIcon, size, "png");
     },
 
     /**
