@@ -3,7 +3,7 @@ import { Panel } from "~/components/admin/panel";
 import { Field, FormError, TextField } from "~/components/ui/field";
 import { PasswordInput } from "~/components/ui/password-input";
 import { buttonStyles } from "~/components/ui/styles";
-import { useValidatedForm } from "~/lib/forms";
+import { type FieldState, useValidatedForm } from "~/lib/forms";
 import { changePasswordForm, DISPLAY_NAME_MAX, displayNameForm, twoFactorForm } from "#domain/account.ts";
 import type { FormResult } from "#domain/forms.ts";
 
@@ -16,6 +16,19 @@ export interface TwoFactorPanelProps {
   enrolment: { secret: string; qrCode: string } | undefined;
   result: Result<"password" | "code", unknown, { recoveryCodes: string[] }>;
   busy: boolean;
+}
+
+/** The code the authenticator app shows, as both two-factor forms ask for it. */
+function AppCodeField({ field, numeric = false }: { field: FieldState; numeric?: boolean }) {
+  return (
+    <TextField
+      {...field}
+      label="Code from your app"
+      inputMode={numeric ? "numeric" : undefined}
+      autoComplete="one-time-code"
+      maxLength={40}
+    />
+  );
 }
 
 export function TwoFactorPanel({ status, enrolment, result, busy }: TwoFactorPanelProps) {
@@ -48,12 +61,7 @@ export function TwoFactorPanel({ status, enrolment, result, busy }: TwoFactorPan
             <Field {...disableForm.field("password")} label="Password">
               {(control) => <PasswordInput {...control} name="password" autoComplete="current-password" />}
             </Field>
-            <TextField
-              {...disableForm.field("code")}
-              label="Code from your app"
-              autoComplete="one-time-code"
-              maxLength={40}
-            />
+            <AppCodeField field={disableForm.field("code")} />
             <button type="submit" disabled={busy} className={buttonStyles.secondary}>
               Turn off two-factor sign-in
             </button>
@@ -68,13 +76,7 @@ export function TwoFactorPanel({ status, enrolment, result, busy }: TwoFactorPan
           </p>
           <Form method="post" action="/admin/account/two-factor" {...confirmForm.props} className="space-y-4">
             <input type="hidden" name="intent" value="confirm" />
-            <TextField
-              {...confirmForm.field("code")}
-              label="Code from your app"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={40}
-            />
+            <AppCodeField field={confirmForm.field("code")} numeric />
             <button type="submit" disabled={busy} className={buttonStyles.primary}>
               Turn on two-factor sign-in
             </button>
