@@ -80,12 +80,9 @@ async function main(): Promise<void> {
           logger,
         })
       : undefined;
-  // Every group of settings shows on readers' pages: the site's title, links, footer and time zone.
+  // Every group of settings shows on readers' pages: the site's title, links, footer and time zone,
+  // the fediverse handle ("Follow @blog@host"), and the beacon's attribute while counting is on.
   services.settings.onChange(() => pageCache.clear());
-  // Readers' pages carry the beacon's attribute only while counting is on.
-  services.analytics.onChange(() => pageCache.clear());
-  // So is the fediverse handle, in the footer's "Follow @blog@host".
-  services.fediverse.onChange(() => pageCache.clear());
 
   // The blog's actor: keys are made on the first start; delivery waits for the worker below.
   const fediverse = await server.createBlogFederation({

@@ -16,9 +16,9 @@ import {
 import { isDomainError } from "#domain/errors.ts";
 import { describeFeedFetcher, describeReaderAgent } from "../analytics/user-agent.ts";
 import type { Database } from "../db/schema.ts";
+import { createSettingsStore, type SettingsStore } from "../kernel/settings-store.ts";
 import { type PeriodicWorker, periodicWorker, type Worker } from "../kernel/workers.ts";
 import * as repository from "../repositories/analytics.ts";
-import { readSetting, writeSetting } from "../repositories/settings.ts";
 
 /** How the counting runs; tests and the benchmark shrink or grow it. */
 export interface AnalyticsTuning {
@@ -40,8 +40,6 @@ export const DEFAULT_ANALYTICS_TUNING: AnalyticsTuning = {
   settleMs: 5000,
 };
 
-/** How stale another server's analytics settings may be here. */
-const SETTINGS_CHECK_MS = 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface AnalyticsDeps {
@@ -54,6 +52,8 @@ export interface AnalyticsDeps {
   /** GEOIP_DB's lookup, when the owner gave one; never stored, only its country code. */
   countryOf?: (address: string) => string | null;
   tuning?: Partial<AnalyticsTuning>;
+  /** The server's settings store; a store of its own when none is given (a benchmark, a test). */
+  settingsStore?: SettingsStore;
 }
 
 /** What the HTTP layer knows of a beacon's request. */
@@ -74,9 +74,23 @@ export interface AnalyticsReporter {
   warn: (message: string) => void;
 }
 
-export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tuning: overrides }: AnalyticsDeps) {
+export function createAnalytics({
+  db,
+  now,
+  readTimeZone,
+  siteHost,
+  countryOf,
+  tuning: overrides,
+  settingsStore = createSettingsStore({ db, now }),
+}: AnalyticsDeps) {
   const tuning = { ...DEFAULT_ANALYTICS_TUNING, ...overrides };
-  let settingsCache: { settings: AnalyticsSettings; checkedAt: number } | undefined;
+  const storedSettings = settingsStore.define({
+    key: ANALYTICS_SETTINGS_KEY,
+    schema: analyticsSettingsSchema,
+    defaults: DEFAULT_ANALYTICS_SETTINGS,
+    // Of these settings, readers' pages carry only whether counting is on (the beacon's attribute).
+    isChange: (next, previous) => next.enabled !== previous.enabled,
+  });
   let salt: { day: string; value: Promise<string> } | undefined;
   let events: repository.AnalyticsEventRow[] = [];
   let feedFetches = new Map<string, repository.FeedFetchRow>();
@@ -86,20 +100,9 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
   let writeFailed = false;
   let loops: PeriodicWorker[] = [];
   let reporter: AnalyticsReporter | undefined;
-  const listeners = new Set<(settings: AnalyticsSettings) => void>();
 
-  async function settings(): Promise<AnalyticsSettings> {
-    const at = now().getTime();
-    if (settingsCache && at - settingsCache.checkedAt < SETTINGS_CHECK_MS) return settingsCache.settings;
-    const stored = await readSetting(db, ANALYTICS_SETTINGS_KEY);
-    const parsed = analyticsSettingsSchema.safeParse(stored ?? {});
-    const settings = parsed.success ? parsed.data : DEFAULT_ANALYTICS_SETTINGS;
-    const before = settingsCache?.settings;
-    settingsCache = { settings, checkedAt: at };
-    // Another server's save, seen here for the first time: cached pages carry the old beacon attribute.
-    if (before && before.enabled !== settings.enabled) for (const listener of listeners) listener(settings);
-    return settings;
-  }
+  /** The settings, read from the database at most once a second. */
+  const settings = (): Promise<AnalyticsSettings> => storedSettings.read();
 
   /** Today's salt, made or read once a day per server; yesterday's is no longer asked for. */
   function saltOf(day: string): Promise<string> {
@@ -174,8 +177,8 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
   }
 
   async function rollUp(): Promise<{ events: number }> {
-    // Read here so a change made on another server reaches this one's listeners within a pass,
-    // even when no reader asks for a page.
+    // Read here too, so another server's change reaches this one's listeners within a pass even
+    // where no settings worker runs.
     await settings();
     const { at, day } = await today();
     // A past day's salt leaves this server's memory too, not only the database.
@@ -210,17 +213,12 @@ export function createAnalytics({ db, now, readTimeZone, siteHost, countryOf, tu
     settings,
 
     async saveSettings(next: AnalyticsSettings): Promise<void> {
-      // What this server counts by now, which its cached pages follow.
-      const before = await settings();
-      await writeSetting(db, ANALYTICS_SETTINGS_KEY, next);
-      settingsCache = { settings: next, checkedAt: now().getTime() };
-      if (before.enabled !== next.enabled) for (const listener of listeners) listener(next);
+      await storedSettings.save(next);
     },
 
     /** Calls `listener` when counting is turned on or off, here or (once noticed) on another server. */
     onChange(listener: (settings: AnalyticsSettings) => void): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      return storedSettings.onChange(listener);
     },
 
     /** Counts one page view, or says why not; the event waits in the buffer for the next flush. */

@@ -12,18 +12,13 @@ import {
 } from "#domain/fediverse.ts";
 import { ADMIN_POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Database } from "../db/schema.ts";
+import type { SettingsStore } from "../kernel/settings-store.ts";
 import { refuseAddressForm } from "../public-address.ts";
 import * as repository from "../repositories/fediverse.ts";
-import * as settingsRepository from "../repositories/settings.ts";
 import type { Actor, AuditLog } from "./audit.ts";
 import type { CommentService } from "./comments.ts";
 
 export type { FollowerDetail } from "../repositories/fediverse.ts";
-
-const SETTINGS_KEY = "fediverse";
-
-/** How stale another server's save may be here: the inbox reads the blocked list on every activity. */
-export const FEDIVERSE_SETTINGS_CHECK_MS = 1000;
 
 /** Followers a page on the Fediverse screen. */
 export const FOLLOWERS_PER_PAGE = ADMIN_POSTS_PER_PAGE;
@@ -46,6 +41,7 @@ export interface FediverseServiceDeps {
    * be private addresses. Off, an inbox that is not a public http(s) address is never stored.
    */
   allowPrivateAddress?: boolean;
+  settingsStore: SettingsStore;
 }
 
 export function createFediverseService({
@@ -55,9 +51,14 @@ export function createFediverseService({
   comments,
   siteUrl,
   allowPrivateAddress = false,
+  settingsStore,
 }: FediverseServiceDeps) {
-  let cache: { settings: FediverseSettings; blocked: ReturnType<typeof parseBlockedList>; readAt: number } | undefined;
-  const listeners = new Set<(settings: FediverseSettings) => void>();
+  const storedSettings = settingsStore.define({
+    key: "fediverse",
+    schema: fediverseSettingsSchema,
+    defaults: DEFAULT_FEDIVERSE_SETTINGS,
+  });
+  let blockedList: { of: FediverseSettings; entries: ReturnType<typeof parseBlockedList> } | undefined;
   const site = new URL(siteUrl);
 
   /** Whether the blog may send to this inbox (the queue checks again, with DNS, when it sends). */
@@ -70,25 +71,10 @@ export function createFediverseService({
     return sharedInboxUrl !== null && isDeliverable(sharedInboxUrl) ? sharedInboxUrl : null;
   }
 
-  function remember(settings: FediverseSettings) {
-    cache = { settings, blocked: parseBlockedList(settings.blocked), readAt: now().getTime() };
-    return cache;
-  }
-
-  function notify(settings: FediverseSettings) {
-    for (const listener of listeners) listener(settings);
-  }
-
-  /** The settings as stored, read again once a second; another server's save is told to the listeners. */
-  async function load() {
-    const at = now().getTime();
-    if (cache && at - cache.readAt < FEDIVERSE_SETTINGS_CHECK_MS) return cache;
-    const stored = await settingsRepository.readSetting(db, SETTINGS_KEY);
-    const parsed = fediverseSettingsSchema.safeParse(stored ?? {});
-    const before = cache?.settings;
-    const fresh = remember(parsed.success ? parsed.data : DEFAULT_FEDIVERSE_SETTINGS);
-    if (before && JSON.stringify(before) !== JSON.stringify(fresh.settings)) notify(fresh.settings);
-    return fresh;
+  /** The blocked list as matched, parsed once for each settings value read. */
+  function blockedEntries(settings: FediverseSettings) {
+    if (blockedList?.of !== settings) blockedList = { of: settings, entries: parseBlockedList(settings.blocked) };
+    return blockedList.entries;
   }
 
   async function listFollowers(options: { state?: FollowerState; page?: number } = {}) {
@@ -130,16 +116,15 @@ export function createFediverseService({
   }
 
   return {
-    /** The settings, read at most once a second (FEDIVERSE_SETTINGS_CHECK_MS): cheap enough for every page. */
+    /** The settings, read from the database at most once a second: cheap enough for every page and activity. */
     async settings(): Promise<FediverseSettings> {
-      return (await load()).settings;
+      return storedSettings.read();
     },
 
     /** Saves the settings; followers the new blocked list names are removed at once. */
     async saveSettings(values: FediverseSettings, actor: Actor): Promise<void> {
-      const before = (await load()).settings;
-      await settingsRepository.writeSetting(db, SETTINGS_KEY, values);
-      const { blocked } = remember(values);
+      const before = await storedSettings.read();
+      const blocked = blockedEntries(await storedSettings.save(values));
       if (blocked.length > 0) {
         const followers = await repository.listFollowerActors(db);
         const gone = followers.filter((follower) => isBlockedBy(blocked, new URL(follower.actorUrl)));
@@ -150,21 +135,19 @@ export function createFediverseService({
       }
       const changed = (Object.keys(values) as (keyof FediverseSettings)[]).filter((key) => before[key] !== values[key]);
       await audit.record(actor, "settings-changed", changed.map((key) => `fediverse ${key}`).join(", "));
-      notify(values);
     },
 
     /**
-     * Called on this server's save, and when a read finds another server's (the settings are read
-     * at most once a second, when asked); a page cache drops its pages here (the footer shows the handle).
+     * Called on this server's save, and when this server sees another's (within a second); the
+     * federation keeps the handle it answers with here.
      */
     onChange(listener: (settings: FediverseSettings) => void): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      return storedSettings.onChange(listener);
     },
 
     /** Whether the blocked list names this actor or its server. */
     async isBlocked(actorUrl: URL): Promise<boolean> {
-      return isBlockedBy((await load()).blocked, actorUrl);
+      return isBlockedBy(blockedEntries(await storedSettings.read()), actorUrl);
     },
 
     /**
@@ -180,7 +163,7 @@ export function createFediverseService({
       followActivityId: string | null;
     }): Promise<{ id: string; state: FollowerState } | undefined> {
       if (!isDeliverable(follow.inboxUrl)) return undefined;
-      const { settings } = await load();
+      const settings = await storedSettings.read();
       return repository.upsertFollower(db, {
         ...follow,
         sharedInboxUrl: deliverableSharedInbox(follow.sharedInboxUrl),

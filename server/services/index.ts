@@ -112,6 +112,7 @@ export function createServices({
   const analytics = createAnalytics({
     db,
     now,
+    settingsStore: settings,
     readTimeZone: async () => (await siteSettings.current()).timeZone,
     siteHost: new URL(siteUrl).host,
     countryOf,
@@ -152,6 +153,7 @@ export function createServices({
       comments,
       siteUrl,
       allowPrivateAddress: fediverseAllowPrivateAddress,
+      settingsStore: settings,
     }),
     auth,
     twoFactor,
