@@ -89,15 +89,17 @@ export function createSettingsStore({ db, now }: SettingsStoreDeps) {
 
     async function checkVersion(): Promise<void> {
       const at = now().getTime();
+      const seen = cache;
       const version = await record.version();
-      if (cache && cache.version === version) {
-        cache.checkedAt = at;
+      if (seen && seen.version === version) {
+        seen.checkedAt = at;
         return;
       }
       const stored = await record.read();
-      const previous = cache?.value;
+      // A save on this server while the check ran knows better than what the check read before it.
+      if (cache !== seen) return;
       cache = { value: parse(stored?.text), version: stored?.version, checkedAt: at };
-      if (previous !== undefined) tell(cache.value, previous);
+      if (seen) tell(cache.value, seen.value);
     }
 
     /** One check at a time: readers arriving meanwhile, and the timer, wait for it. */
