@@ -2,12 +2,7 @@
 // (default 100,000), rendered through the same service and stream the route uses.
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
-import {
-  postSitemapCount,
-  renderSitemapIndex,
-  SITEMAP_MAX_URLS,
-  streamPostsSitemap,
-} from "../app/lib/sitemap.server.ts";
+import { postSitemapCount, renderSitemapIndex, SITEMAP_MAX_URLS, streamPostsSitemap } from "../server/feeds/index.ts";
 import type { DatabaseHandle } from "../server/db/connect.ts";
 import { createServices } from "../server/services/index.ts";
 import { onScratchDatabases } from "./scratch-databases.ts";

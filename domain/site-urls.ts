@@ -1,4 +1,5 @@
 // Addresses on this site, shared by pages, feeds and emails (an email is made on the server).
+import { categoryPath } from "./categories.ts";
 
 /** An absolute URL on this site, from SITE_URL (which may carry a path prefix). */
 export function absoluteUrl(siteUrl: string, path: string): string {
@@ -30,4 +31,19 @@ export function postPath(slug: string): string {
 /** A page's public address: top level, beside the site's own routes (domain/page.ts reserves theirs). */
 export function pagePath(slug: string): string {
   return `/${encodeURIComponent(slug)}`;
+}
+
+/** Feed formats the blog serves, each for the whole blog and for every category. */
+export const FEED_FORMATS = {
+  rss: { file: "rss.xml", type: "application/rss+xml", label: "RSS" },
+  atom: { file: "atom.xml", type: "application/atom+xml", label: "Atom" },
+  json: { file: "feed.json", type: "application/feed+json", label: "JSON Feed" },
+} as const;
+
+export type FeedFormat = keyof typeof FEED_FORMATS;
+
+/** `/rss.xml` for the blog, `/category/design/rss.xml` for a category. */
+export function feedPath(format: FeedFormat, category?: string): string {
+  const file = FEED_FORMATS[format].file;
+  return category ? `${categoryPath(category)}/${file}` : `/${file}`;
 }

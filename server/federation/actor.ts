@@ -3,7 +3,7 @@ import { Endpoints, Person, PropertyValue } from "@fedify/vocab";
 import type { FediverseSettings } from "#domain/fediverse.ts";
 import type { SiteSettings } from "#domain/site-settings.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
-import { escapeHtml } from "../render/escape-html.ts";
+import { escapeHtml } from "#domain/escape.ts";
 import { SITE_ICON_PATHS } from "#domain/site-look.ts";
 import { BLOG_ACTOR, imageAt } from "./articles.ts";
 

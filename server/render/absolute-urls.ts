@@ -1,4 +1,5 @@
 import { Parser } from "htmlparser2";
+import { escapeXml } from "#domain/escape.ts";
 
 /** The attributes of a post body that hold one address each (server/html.ts lets no others through). */
 const SINGLE_URL_ATTRIBUTES = new Set(["href", "src"]);
@@ -8,10 +9,6 @@ interface Edit {
   start: number;
   end: number;
   text: string;
-}
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 }
 
 /**
@@ -62,7 +59,7 @@ export function rewriteHtmlUrls(html: string, resolve: (url: string) => string |
         else return;
         if (rewritten === value) return;
         // The parser's indices span the whole attribute, name to closing quote.
-        const text = rewritten === undefined ? "" : `${name}="${escapeAttribute(rewritten)}"`;
+        const text = rewritten === undefined ? "" : `${name}="${escapeXml(rewritten)}"`;
         edits.push({ start: parser.startIndex, end: parser.endIndex, text });
       },
     },

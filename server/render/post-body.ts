@@ -7,7 +7,7 @@ import type { PostFormat } from "#domain/post.ts";
 import { htmlToText, sanitizePostHtml } from "../html.ts";
 import { gfmExtensions } from "./gfm.ts";
 import { highlightCode } from "./highlight.ts";
-import { escapeHtml } from "./escape-html.ts";
+import { escapeHtml } from "#domain/escape.ts";
 
 /** A post body ready to store: sanitised HTML (with its table of contents), and its reading time. */
 export interface RenderedBody {

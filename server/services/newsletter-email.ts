@@ -6,7 +6,7 @@ import type { Post } from "#domain/post.ts";
 import { absoluteUrl, postPath, resolveUrl } from "#domain/site-urls.ts";
 import { rewriteHtmlUrls } from "../render/absolute-urls.ts";
 import { UNSUBSCRIBE_PLACEHOLDER } from "./newsletter-outbox.ts";
-import { escapeHtml } from "../render/escape-html.ts";
+import { escapeHtml } from "#domain/escape.ts";
 
 /** The blog as an email names it: its title from Settings and SITE_URL. */
 export interface EmailSite {

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { escapeXml } from "#domain/escape.ts";
 import type { Dialect } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
 import {
@@ -165,7 +166,7 @@ export function createOutbox({
       ...from,
       to: delivery.to,
       subject: send.subject,
-      html: send.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeHtml(url)),
+      html: send.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeXml(url)),
       text: send.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, url),
       // RFC 8058: mail clients show an unsubscribe button that POSTs to the URL, no page needed.
       // No mailto: the blog reads no mailbox, so an email asking to unsubscribe would go unanswered.
@@ -316,8 +317,4 @@ function postSubscriberIds(claimed: ClaimedDelivery[], sends: Map<string, Claime
   return claimed.flatMap((delivery) =>
     sends.get(delivery.sendId)?.kind === "post" && delivery.subscriberId ? [delivery.subscriberId] : [],
   );
-}
-
-function escapeHtml(value: string): string {
-  return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }

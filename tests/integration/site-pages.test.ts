@@ -23,7 +23,7 @@ import { loader as homeLoader } from "../../app/routes/site/home.tsx";
 import NotFound, { meta as notFoundMeta } from "../../app/routes/site/not-found.tsx";
 import SitePage, { ErrorBoundary, loader as pageLoader, meta as pageMeta } from "../../app/routes/site/page.tsx";
 import { formatDate } from "../../app/lib/format.ts";
-import { countPageSitemaps, readPageSitemap } from "../../app/lib/sitemap.server.ts";
+import { countPageSitemaps, readPageSitemap } from "../../server/feeds/index.ts";
 import type { Services } from "../../server/services/index.ts";
 import { testDialects } from "../support/databases.ts";
 import { createPosts } from "../support/factories.ts";

@@ -89,6 +89,17 @@ describe.each(testDialects())("sitemap and robots.txt on $dialect", ({ dialect, 
     }
   });
 
+  it("stays well-formed when a post's title and tags carry control characters", async () => {
+    await createPosts(blog.services, blog.clock, [
+      { title: "Bell\u0007 and \uFFFE in a title", category: "Design", tags: ["tab\u0001tag"] },
+    ]);
+    for (const pathname of ["/sitemap.xml", "/sitemaps/pages.xml", "/sitemaps/posts-1.xml"]) {
+      const body = await (await get(pathname)).text();
+      expect(body, pathname).not.toMatch(/\p{Cc}(?<![\t\n\r])|\uFFFE/u);
+      if (!xmllintMissing) validate(body, pathname === "/sitemap.xml" ? "siteindex.xsd" : "sitemap.xsd");
+    }
+  });
+
   it("updates a post's lastmod when it is edited, and answers 404 past the last posts sitemap", async () => {
     const [post] = await createPosts(blog.services, blog.clock, [{ title: "Edited later" }]);
     blog.clock.advance(3_600_000);

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { href, useFetcher } from "react-router";
 import { buttonStyles, fieldErrorStyles } from "~/components/ui/styles";
 import { insertAtCursor } from "~/lib/insert-at-cursor";
+import { escapeXml } from "#domain/escape.ts";
 import { ACCEPTED_IMAGE_TYPES, type ImageFormat, MEDIA_LIMITS, mediaUrl, type UploadedMedia } from "#domain/media.ts";
 
 export type BodyFormat = "markdown" | "html";
@@ -14,8 +15,7 @@ const FAILED = "The image could not be uploaded. Please try again.";
 export function imageMarkup(media: Pick<UploadedMedia, "url">, alt: string, format: BodyFormat): string {
   const cleanAlt = alt.replace(/[\r\n]+/g, " ").trim();
   if (format === "markdown") return `![${cleanAlt.replace(/[[\]]/g, "")}](${media.url})`;
-  const escaped = cleanAlt.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-  return `<img src="${media.url}" alt="${escaped}">`;
+  return `<img src="${media.url}" alt="${escapeXml(cleanAlt)}">`;
 }
 
 /** A file name as a first alt text: "harbour-at-dawn.jpg" → "harbour at dawn". */

@@ -1,7 +1,7 @@
 import { appContext } from "#server/request-context.ts";
-import { cacheableResponse, feedContentType, renderFeed } from "~/lib/feeds.server";
+import { cacheableResponse, feedContentType, renderFeed } from "#server/feeds/index.ts";
 import { withRouteErrors } from "~/lib/route-errors.server";
-import type { FeedFormat } from "~/lib/site-urls";
+import type { FeedFormat } from "#domain/site-urls.ts";
 import { categoryFromRouteValue } from "#domain/categories.ts";
 import type { Route } from "./+types/feed";
 

@@ -9,7 +9,7 @@ import {
   renderSitemapIndex,
   SITEMAP_MAX_URLS,
   streamPostsSitemap,
-} from "~/lib/sitemap.server";
+} from "#server/feeds/index.ts";
 import type { Route } from "./+types/sitemap";
 
 const XML_HEADERS = { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=300" };

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { categoryPath } from "#domain/categories.ts";
+import { escapeHtml, escapeXml, withoutNonXmlCharacters } from "#domain/escape.ts";
 import { absoluteImage } from "#domain/media.ts";
 import type { Post } from "#domain/post.ts";
-import { rewriteHtmlUrls } from "#server/render/absolute-urls.ts";
-import { SITE_DESCRIPTION, SITE_NAME } from "./meta.ts";
-import { postPath } from "./post-card-data.ts";
-import { absoluteUrl, FEED_FORMATS, type FeedFormat, feedPath, resolveUrl } from "./site-urls.ts";
+import { DEFAULT_SITE_DESCRIPTION, DEFAULT_SITE_TITLE } from "#domain/site-defaults.ts";
+import { absoluteUrl, FEED_FORMATS, type FeedFormat, feedPath, postPath, resolveUrl } from "#domain/site-urls.ts";
+import { rewriteHtmlUrls } from "../render/absolute-urls.ts";
 
 interface FeedSource {
   /** The blog as its owner named it in Settings. */
@@ -60,12 +60,14 @@ function coverOf(post: Post, siteUrl: string, fileSizes: ReadonlyMap<string, num
 function readChannel({ site, posts, category, fileSizes = new Map() }: FeedSource): Channel {
   const at = (path: string) => absoluteUrl(site.siteUrl, path);
   const home = at(category ? categoryPath(category) : "/");
-  const name = site.title || SITE_NAME;
+  const name = site.title || DEFAULT_SITE_TITLE;
   return {
     home,
     name,
     title: category ? `${category} | ${name}` : name,
-    description: category ? `Posts in the ${category} category of ${name}.` : site.description || SITE_DESCRIPTION,
+    description: category
+      ? `Posts in the ${category} category of ${name}.`
+      : site.description || DEFAULT_SITE_DESCRIPTION,
     // An empty feed is as old as the blog's epoch, so its Last-Modified never moves.
     updated: new Date(posts[0]?.updatedAt ?? 0),
     links: {
@@ -95,34 +97,11 @@ function readChannel({ site, posts, category, fileSizes = new Map() }: FeedSourc
 }
 
 /**
- * What a feed leaves out of its XML: control characters but tab and line breaks (XML 1.0
- * cannot carry C0 ones even as references, and C1 ones are junk to a reader), U+FFFE,
- * U+FFFF and lone surrogates. With them, what text and attribute values must escape.
- */
-const XML_UNSAFE = /[&<>"]|(?![\t\n\r])[\p{Cc}\p{Cs}\uFFFE\uFFFF]/gu;
-const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
-const NOT_XML = /(?![\t\n\r])[\p{Cc}\p{Cs}\uFFFE\uFFFF]/gu;
-
-function escapeXml(text: string): string {
-  return text.replace(XML_UNSAFE, (character) => XML_ESCAPES[character] ?? "");
-}
-
-/**
  * HTML as character data, the smaller form for a body (escaping every `<` would add a
  * third to a feed's size); a `]]>` inside it is split across two sections.
  */
 function cdata(html: string): string {
-  return `<![CDATA[${html.replace(NOT_XML, "").replaceAll("]]>", "]]]]><![CDATA[>")}]]>`;
-}
-
-/** Plain text as HTML that shows exactly that text: what an RSS description must be. */
-function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  return `<![CDATA[${withoutNonXmlCharacters(html).replaceAll("]]>", "]]]]><![CDATA[>")}]]>`;
 }
 
 type Attributes = Record<string, string | number | undefined>;

@@ -1,7 +1,6 @@
 import { CATEGORIES, categoryPath } from "#domain/categories.ts";
-import { pagePath } from "#domain/site-urls.ts";
-import { postPath } from "./post-card-data.ts";
-import { absoluteUrl } from "./site-urls.ts";
+import { escapeXml } from "#domain/escape.ts";
+import { absoluteUrl, pagePath, postPath } from "#domain/site-urls.ts";
 
 /** The protocol's limit per sitemap file (sitemaps.org). */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -19,12 +18,6 @@ export interface PageAddress {
 
 /** Published pages by slug after `afterSlug`, at most `limit` of them. */
 export type ListPageAddresses = (afterSlug: string, limit: number) => Promise<PageAddress[]>;
-
-const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
-
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!);
-}
 
 function urlEntry(loc: string, lastmod?: string): string {
   return `<url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</url>\n`;
