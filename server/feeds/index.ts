@@ -1,13 +1,11 @@
-// Feeds (RSS, Atom, JSON Feed) and sitemaps: what the resource routes under app/routes/resources/ serve.
-export { cacheableResponse, feedContentType, renderFeed } from "./feeds.ts";
+// Feeds (RSS, Atom, JSON Feed) and sitemaps: the service the resource routes call, and what
+// the sitemap benchmark and tests measure directly.
+export { cacheableResponse } from "./feeds.ts";
+export { createFeedService } from "./service.ts";
 export {
   countPageSitemaps,
-  type ListPageAddresses,
-  type PageAddress,
-  pageSitemapNumber,
   postSitemapCount,
   readPageSitemap,
-  renderPagesSitemap,
   renderSitemapIndex,
   SITEMAP_MAX_URLS,
   streamPostsSitemap,

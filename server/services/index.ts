@@ -4,6 +4,7 @@ import { emailSender } from "#domain/site-settings.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
 import { type Dialect, pingDatabase } from "../db/connect.ts";
 import type { Database } from "../db/schema.ts";
+import { createFeedService } from "../feeds/index.ts";
 import { createSettingsStore } from "../kernel/settings-store.ts";
 import { createLateNudge } from "../kernel/workers.ts";
 import { createAnalyticsReports } from "./analytics-reports.ts";
@@ -139,12 +140,15 @@ export function createServices({
   // One hashing of keys for every counter, so app servers and the CLI count on the same rows.
   const rateLimiter = createRateLimiter({ db, now, secret: commentIpSalt });
   const pages = createPageService({ db, now, audit, changes });
+  const posts = createPostService({ db, dialect, now, audit, changes, life: postLife, emailOn });
+  const media = createMediaService({ db, store, now });
   return {
     settings,
     changes,
-    posts: createPostService({ db, dialect, now, audit, changes, life: postLife, emailOn }),
+    posts,
     comments,
     pages,
+    feeds: createFeedService({ posts, pages, media }),
     navigation: createNavigationService({ siteSettings, pages }),
     fediverse: createFediverseService({
       db,
@@ -178,7 +182,7 @@ export function createServices({
     rateLimiter,
     setup: createSetupService({ db, now, passwordCost }),
     portability: createPortabilityService({ db, now, changes, mediaStore: store }),
-    media: createMediaService({ db, store, now }),
+    media,
     health: { check: () => pingDatabase(db) },
     analyticsReports: createAnalyticsReports({ db, now }),
   };

@@ -1,5 +1,5 @@
 import { appContext } from "#server/request-context.ts";
-import { cacheableResponse, feedContentType, renderFeed } from "#server/feeds/index.ts";
+import { cacheableResponse } from "#server/feeds/index.ts";
 import { withRouteErrors } from "~/lib/route-errors.server";
 import type { FeedFormat } from "#domain/site-urls.ts";
 import { categoryFromRouteValue } from "#domain/categories.ts";
@@ -16,9 +16,6 @@ export const loader = withRouteErrors({}, async ({ request, params, context }: R
     category = categoryFromRouteValue(params.category);
     if (!category) throw new Response("Category not found", { status: 404 });
   }
-  const posts = await services.posts.listFeedPosts(category);
-  const fileSizes = await services.media.fileSizes(posts.map((post) => post.coverImage));
-  const body = renderFeed(format, { site, posts, category, fileSizes });
-  const lastModified = new Date(Math.max(0, ...posts.map((post) => Date.parse(post.updatedAt))));
-  return cacheableResponse(request, body, { contentType: feedContentType(format), lastModified });
+  const { body, contentType, lastModified } = await services.feeds.feed(format, site, category);
+  return cacheableResponse(request, body, { contentType, lastModified });
 });

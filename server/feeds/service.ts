@@ -1,0 +1,75 @@
+import type { Category } from "#domain/categories.ts";
+import type { Post } from "#domain/post.ts";
+import type { FeedFormat } from "#domain/site-urls.ts";
+import { feedContentType, renderFeed } from "./feeds.ts";
+import {
+  countPageSitemaps,
+  type PageAddress,
+  pageSitemapNumber,
+  postSitemapCount,
+  readPageSitemap,
+  renderPagesSitemap,
+  renderSitemapIndex,
+  SITEMAP_MAX_URLS,
+  streamPostsSitemap,
+} from "./sitemap.ts";
+
+/** What feeds and sitemaps read, from the posts, pages and media services. */
+export interface FeedSources {
+  posts: {
+    listFeedPosts(category?: Category): Promise<Post[]>;
+    countPublishedPosts(): Promise<number>;
+    listCategoryUpdates(): Promise<{ category: string; updatedAt: string }[]>;
+    streamPublishedPostAddresses(start: number, count: number): AsyncIterable<{ slug: string; updatedAt: string }[]>;
+  };
+  pages: { listSitemapPages(afterSlug: string, limit: number): Promise<PageAddress[]> };
+  media: { fileSizes(paths: readonly string[]): Promise<ReadonlyMap<string, number>> };
+}
+
+/** The blog as its owner named it in Settings, at the address it answers on. */
+interface FeedSite {
+  siteUrl: string;
+  title: string;
+  description: string;
+}
+
+export function createFeedService({ posts, pages, media }: FeedSources) {
+  const listPages = (afterSlug: string, limit: number) => pages.listSitemapPages(afterSlug, limit);
+  return {
+    /** A feed of the newest published posts, of one category when given, and when it last changed. */
+    async feed(format: FeedFormat, site: FeedSite, category?: Category) {
+      const items = await posts.listFeedPosts(category);
+      const fileSizes = await media.fileSizes(items.map((post) => post.coverImage));
+      return {
+        body: renderFeed(format, { site, posts: items, category, fileSizes }),
+        contentType: feedContentType(format),
+        lastModified: new Date(Math.max(0, ...items.map((post) => Date.parse(post.updatedAt)))),
+      };
+    },
+
+    /**
+     * The sitemap file `file` names (sitemap.xml, pages.xml, pages-{n}.xml, posts-{n}.xml), or
+     * undefined when there is no such file. A posts sitemap is a stream, written a batch at a time.
+     */
+    async sitemap(siteUrl: string, file: string): Promise<string | ReadableStream<Uint8Array> | undefined> {
+      if (file === "sitemap.xml") {
+        const [count, pageSitemaps] = await Promise.all([posts.countPublishedPosts(), countPageSitemaps(listPages)]);
+        return renderSitemapIndex(siteUrl, count, pageSitemaps);
+      }
+      const pageSitemap = pageSitemapNumber(file);
+      if (pageSitemap !== undefined) {
+        const addresses = await readPageSitemap(listPages, pageSitemap);
+        if (!addresses) return undefined;
+        const updates = pageSitemap === 1 ? await posts.listCategoryUpdates() : null;
+        return renderPagesSitemap(siteUrl, addresses, updates);
+      }
+      const page = Number(/^posts-([1-9]\d{0,6})\.xml$/.exec(file)?.[1]);
+      // Counting first settles both "no such page" and "database down" (a 503) before the stream starts.
+      if (!page || page > postSitemapCount(await posts.countPublishedPosts())) return undefined;
+      return streamPostsSitemap(
+        siteUrl,
+        posts.streamPublishedPostAddresses((page - 1) * SITEMAP_MAX_URLS, SITEMAP_MAX_URLS),
+      );
+    },
+  };
+}
