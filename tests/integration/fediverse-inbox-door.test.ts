@@ -1,7 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import {
   type Activity,
   type Actor,
@@ -18,17 +14,10 @@ import {
   Update,
 } from "@fedify/vocab";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import type { DatabaseHandle } from "../../server/db/connect.ts";
-import { parseConfig } from "../../server/config.ts";
-import { createBlogFederation } from "../../server/federation/federation.ts";
-import type { InboxRateLimits } from "../../server/federation/inbox-gate.ts";
-import { createHttpApp } from "../../server/http.ts";
-import { createLogger } from "../../server/logger.ts";
-import { createPageCache } from "../../server/page-cache.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
-import { createTestDatabase, testDialects } from "../support/databases.ts";
-import { buildPostInput, TEST_PASSWORD_COST } from "../support/factories.ts";
+import { testDialects } from "../support/databases.ts";
+import { buildPostInput } from "../support/factories.ts";
 import { type FediversePeer, type PeerActor, startFediversePeer } from "../support/fediverse-peer.ts";
+import { type RunningFederatedBlog, startRunningFederatedBlog } from "../support/running-federated-blog.ts";
 
 // Issue 32, items 1, 3 and 4: what an inbox POST must prove before the blog reads it. The peer
 // (tests/support/fediverse-peer.ts) runs several servers on 127.0.0.1; the blog runs as server.ts
@@ -37,78 +26,15 @@ import { type FediversePeer, type PeerActor, startFediversePeer } from "../suppo
 const eventually = { timeout: 20_000, interval: 25 };
 const SLOW = { timeout: 60_000 };
 
-interface RunningBlog {
-  handle: DatabaseHandle;
-  services: Services;
-  siteUrl: string;
-  close: () => Promise<void>;
-}
-
-async function startBlog(dialect: "sqlite" | "postgres", inboxRateLimits?: InboxRateLimits): Promise<RunningBlog> {
-  const handle = await createTestDatabase(dialect);
-  const listener: Server = createServer();
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  const siteUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
-  const config = parseConfig({
-    NODE_ENV: "test",
-    SITE_URL: siteUrl,
-    DATABASE_URL: handle.url,
-    FEDIVERSE_ALLOW_PRIVATE_ADDRESS: "true",
-  });
-  const sessionSecret = "fediverse door test secret, thirty-two characters or more";
-  const services = createServices({
-    db: handle.db,
-    dialect,
-    passwordCost: TEST_PASSWORD_COST,
-    commentIpSalt: "fediverse door test salt",
-    sessionSecret,
-    siteUrl,
-    fediverseAllowPrivateAddress: config.fediverseAllowPrivateAddress,
-  });
-  const federation = await createBlogFederation({
-    db: handle.db,
-    dialect,
-    siteUrl,
-    services,
-    allowPrivateAddress: config.fediverseAllowPrivateAddress,
-    queueTuning: { pollIntervalMs: 50 },
-    sweepIntervalMs: 200,
-    inboxRateLimits,
-  });
-  const app = createHttpApp({
-    config,
-    services,
-    logger: createLogger("silent"),
-    sessionSecret,
-    build: () => Promise.reject(new Error("no page is rendered in this test")),
-    assets: { clientDir: path.join(tmpdir(), "inkwell-no-client") },
-    pageCache: createPageCache({ maxBytes: 0 }),
-    fediverse: federation,
-  });
-  listener.on("request", app);
-  await federation.start();
-  return {
-    handle,
-    services,
-    siteUrl,
-    async close() {
-      await federation.stop();
-      listener.closeAllConnections();
-      await new Promise((resolve) => listener.close(resolve));
-      await handle.close();
-    },
-  };
-}
-
 const AS_CONTEXT = "https://www.w3.org/ns/activitystreams";
 
 describe.each(testDialects())("the inbox's door on $dialect", ({ dialect, skip }) => {
-  let blog: RunningBlog;
+  let blog: RunningFederatedBlog;
   let peer: FediversePeer;
 
   beforeEach(async (context) => {
     if (skip) context.skip();
-    blog = await startBlog(dialect);
+    blog = await startRunningFederatedBlog(dialect);
     // Server 0 is the victim's, server 1 the impersonator's.
     peer = await startFediversePeer({ servers: 2 });
   });
@@ -259,15 +185,17 @@ describe.each(testDialects())("the inbox's door on $dialect", ({ dialect, skip }
 });
 
 describe.each(testDialects())("the inbox's budgets on $dialect", ({ dialect, skip }) => {
-  let blog: RunningBlog;
+  let blog: RunningFederatedBlog;
   let peer: FediversePeer;
   const minute = 60_000;
 
   beforeEach(async (context) => {
     if (skip) context.skip();
-    blog = await startBlog(dialect, {
-      address: { maxHits: 20, windowMs: minute },
-      server: { maxHits: 3, windowMs: minute },
+    blog = await startRunningFederatedBlog(dialect, {
+      inboxRateLimits: {
+        address: { maxHits: 20, windowMs: minute },
+        server: { maxHits: 3, windowMs: minute },
+      },
     });
     peer = await startFediversePeer();
   });

@@ -1,19 +1,9 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Follow, Like } from "@fedify/vocab";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import type { DatabaseHandle } from "../../server/db/connect.ts";
-import { type BlogFederation, createBlogFederation } from "../../server/federation/federation.ts";
-import { parseConfig } from "../../server/config.ts";
-import { createHttpApp } from "../../server/http.ts";
-import { createLogger } from "../../server/logger.ts";
-import { createPageCache } from "../../server/page-cache.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
-import { createTestDatabase, testDialects } from "../support/databases.ts";
-import { buildPostInput, TEST_PASSWORD_COST } from "../support/factories.ts";
+import { testDialects } from "../support/databases.ts";
+import { buildPostInput } from "../support/factories.ts";
 import { type FediversePeer, startFediversePeer } from "../support/fediverse-peer.ts";
+import { type RunningFederatedBlog, startRunningFederatedBlog } from "../support/running-federated-blog.ts";
 
 // The blog as a second ActivityPub server sees it (issue 25, "Done when"): the peer (a small
 // Fedify app, tests/support/fediverse-peer.ts) looks the blog up by WebFinger, follows it, gets
@@ -26,83 +16,13 @@ import { type FediversePeer, startFediversePeer } from "../support/fediverse-pee
 const eventually = { timeout: 20_000, interval: 25 };
 const SLOW = { timeout: 60_000 };
 
-interface RunningBlog {
-  handle: DatabaseHandle;
-  services: Services;
-  federation: BlogFederation;
-  siteUrl: string;
-  close: () => Promise<void>;
-}
-
-/**
- * The blog as server.ts wires it (services, federation and its worker, the whole Express app) on
- * a port of 127.0.0.1. Only React Router's build is missing, which no fediverse address reaches.
- */
-async function startBlog(dialect: "sqlite" | "postgres"): Promise<RunningBlog> {
-  const handle = await createTestDatabase(dialect);
-  const listener: Server = createServer();
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  const siteUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
-  const config = parseConfig({
-    NODE_ENV: "test",
-    SITE_URL: siteUrl,
-    DATABASE_URL: handle.url,
-    FEDIVERSE_ALLOW_PRIVATE_ADDRESS: "true",
-  });
-  const sessionSecret = "fediverse test secret, thirty-two characters or more";
-  const services = createServices({
-    db: handle.db,
-    dialect,
-    passwordCost: TEST_PASSWORD_COST,
-    commentIpSalt: "fediverse test salt",
-    sessionSecret,
-    siteUrl,
-    fediverseAllowPrivateAddress: config.fediverseAllowPrivateAddress,
-  });
-  const federation = await createBlogFederation({
-    db: handle.db,
-    dialect,
-    siteUrl,
-    services,
-    allowPrivateAddress: config.fediverseAllowPrivateAddress,
-    queueTuning: { pollIntervalMs: 50 },
-    sweepIntervalMs: 200,
-  });
-  const app = createHttpApp({
-    config,
-    services,
-    logger: createLogger("silent"),
-    sessionSecret,
-    build: () => Promise.reject(new Error("no page is rendered in this test")),
-    assets: { clientDir: path.join(tmpdir(), "inkwell-no-client") },
-    pageCache: createPageCache({ maxBytes: 0 }),
-    fediverse: federation,
-  });
-  listener.on("request", app);
-  await federation.start();
-  const unsubscribe = services.changes.subscribe(() => void federation.nudge());
-  return {
-    handle,
-    services,
-    federation,
-    siteUrl,
-    async close() {
-      unsubscribe();
-      await federation.stop();
-      listener.closeAllConnections();
-      await new Promise((resolve) => listener.close(resolve));
-      await handle.close();
-    },
-  };
-}
-
 describe.each(testDialects())("the blog followed from another server on $dialect", ({ dialect, skip }) => {
-  let blog: RunningBlog;
+  let blog: RunningFederatedBlog;
   let peer: FediversePeer;
 
   beforeEach(async (context) => {
     if (skip) context.skip();
-    blog = await startBlog(dialect);
+    blog = await startRunningFederatedBlog(dialect, { sweepOnChanges: true });
     peer = await startFediversePeer();
   });
   afterEach(async () => {
