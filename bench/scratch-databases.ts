@@ -1,23 +1,30 @@
 // A fresh, migrated database on each engine for a benchmark to fill and measure: SQLite in a
 // temporary folder, then PostgreSQL in a database of its own when one answers (skipped, with
-// the reason printed, when none does). Both are removed afterwards.
+// the reason printed, when none does), or only the ones asked for. Both are removed afterwards.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { type DatabaseHandle, openDatabase } from "../server/db/connect.ts";
+import { type DatabaseHandle, type Dialect, openDatabase } from "../server/db/connect.ts";
 import { migrateToLatest } from "../server/db/migrate.ts";
 
-export async function onScratchDatabases(name: string, measure: (handle: DatabaseHandle) => Promise<void>) {
+export async function onScratchDatabases(
+  name: string,
+  measure: (handle: DatabaseHandle) => Promise<void>,
+  { dialects = ["sqlite", "postgres"] }: { dialects?: readonly Dialect[] } = {},
+) {
   const directory = mkdtempSync(path.join(tmpdir(), `blog-${name}-`));
   try {
-    const sqlite = await openDatabase({ dialect: "sqlite", filename: path.join(directory, "bench.sqlite") });
-    try {
-      await migrateToLatest(sqlite.db, "sqlite");
-      await measure(sqlite);
-    } finally {
-      await sqlite.close();
+    if (dialects.includes("sqlite")) {
+      const sqlite = await openDatabase({ dialect: "sqlite", filename: path.join(directory, "bench.sqlite") });
+      try {
+        await migrateToLatest(sqlite.db, "sqlite");
+        await measure(sqlite);
+      } finally {
+        await sqlite.close();
+      }
     }
+    if (!dialects.includes("postgres")) return;
 
     const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
     const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });

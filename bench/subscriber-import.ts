@@ -1,5 +1,5 @@
 // A 10 MB subscriber CSV through the Subscribers screen's import (issue 32, item 15), on SQLite
-// (a file) and PostgreSQL (BENCH_POSTGRES_URL, default the local test server): how soon the upload
+// (a file) and PostgreSQL (TEST_POSTGRES_URL, default the local test server): how soon the upload
 // is answered (the file checked, the import started in the background), the import's time, the
 // longest the event loop waited meanwhile (what a reader's request, /healthz included, would
 // have waited) and the process's peak RSS growth. Run with the server's memory flags (scripts/server-process.ts): `BENCH_DIALECT=sqlite node
@@ -8,49 +8,22 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import pg from "pg";
-import { type DatabaseHandle, type Dialect, openDatabase } from "../server/db/connect.ts";
-import { migrateToLatest } from "../server/db/migrate.ts";
+import type { Dialect } from "../server/db/connect.ts";
 import { createServices } from "../server/services/index.ts";
+import { onScratchDatabases } from "./scratch-databases.ts";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
-const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 // One database a run (BENCH_DIALECT=sqlite or postgres), so the figures of one do not carry the other's memory.
 const DIALECTS = (process.env.BENCH_DIALECT?.split(",") ?? ["sqlite", "postgres"]) as Dialect[];
-
-async function withDatabase(dialect: Dialect, directory: string, work: (handle: DatabaseHandle) => Promise<void>) {
-  if (dialect === "sqlite") {
-    const handle = await openDatabase({ dialect, filename: path.join(directory, "blog.sqlite") });
-    try {
-      await work(handle);
-    } finally {
-      await handle.close();
-    }
-    return;
-  }
-  const name = `blog_bench_import_${process.pid}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ dialect, connectionString: url.href });
-  try {
-    await work(handle);
-  } finally {
-    await handle.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
-}
 
 const directory = mkdtempSync(path.join(tmpdir(), "blog-bench-import-"));
 try {
   const file = path.join(directory, "subscribers.csv");
   writeFileSync(file, `email\n${Array.from({ length: ROWS }, (_, index) => `u${index}@x.example`).join("\n")}\n`);
-  for (const dialect of DIALECTS) {
-    await withDatabase(dialect, directory, async (handle) => {
-      await migrateToLatest(handle.db, dialect);
+  await onScratchDatabases(
+    "bench-import",
+    async (handle) => {
+      const { dialect } = handle;
       const services = createServices({ db: handle.db, dialect, commentIpSalt: "bench salt" });
       const rssBefore = process.memoryUsage.rss();
       let rssPeak = rssBefore;
@@ -76,8 +49,9 @@ try {
           `${(delay.max / 1e6).toFixed(0)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms); ` +
           `RSS +${((rssPeak - rssBefore) / 1024 / 1024).toFixed(0)} MB`,
       );
-    });
-  }
+    },
+    { dialects: DIALECTS },
+  );
 } finally {
   rmSync(directory, { recursive: true, force: true });
 }
