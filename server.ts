@@ -156,7 +156,7 @@ async function main(): Promise<void> {
           ),
         ]
       : []),
-    // Scheduled posts become public through the same door as a save (services/posts.ts, PostLife).
+    // Scheduled posts become public through the same door as a save (server/posts/service.ts, PostLife).
     services.posts.scheduledPosts(server.reportTo(logger, "looking for scheduled posts failed")),
   ];
   // A post's life nudges the sweep: a post becoming public, changed or withdrawn is swept at once.

@@ -72,7 +72,7 @@ export default function handleRequest(
 
 /**
  * An unexpected loader, action or render error: its cause goes into the request's one
- * log line (server/http-logging.ts). Aborted requests are not errors.
+ * log line (server/kernel/http-logging.ts). Aborted requests are not errors.
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // A client's mistake that React Router answers itself (405 for a route without an action).

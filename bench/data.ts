@@ -4,9 +4,9 @@
 import type { Kysely } from "kysely";
 import { CATEGORIES } from "#domain/categories.ts";
 import { postSchema } from "#domain/post.ts";
-import type { Database } from "../server/db/schema.ts";
-import { countPosts, insertPosts } from "../server/repositories/posts.ts";
-import { toPostDraft } from "../server/services/posts.ts";
+import type { Database } from "../server/kernel/db/schema.ts";
+import { countPosts, insertPosts } from "../server/posts/repositories/posts.ts";
+import { toPostDraft } from "../server/posts/service.ts";
 
 /** Posts per transaction: large enough to amortise the commit, small enough to stay light on memory. */
 const POSTS_PER_TRANSACTION = 2000;

@@ -3,9 +3,9 @@
 // is captured as it executes, then explained: EXPLAIN QUERY PLAN on SQLite, EXPLAIN ANALYZE on
 // PostgreSQL. docs/decisions/0005 keeps the output.
 import { CompiledQuery, createQueryId, type KyselyPlugin, type RootOperationNode } from "kysely";
-import { parseConfig } from "../server/config.ts";
-import { openDatabase } from "../server/db/connect.ts";
-import { createServices } from "../server/services/index.ts";
+import { parseConfig } from "../server/kernel/config.ts";
+import { openDatabase } from "../server/kernel/db/connect.ts";
+import { createServices } from "../server/composition.ts";
 import { COMMON_WORD, RARE_WORD } from "./data.ts";
 
 const config = parseConfig({ NODE_ENV: "production", ...process.env });
@@ -42,7 +42,7 @@ async function explain(query: CompiledQuery): Promise<string[]> {
     );
     return rows.map((row) => row.detail);
   }
-  // The search runs with sequential scans off (repositories/posts-search.ts); so is its plan here.
+  // The search runs with sequential scans off (server/posts/repositories/posts-search.ts); so is its plan here.
   return handle.db.transaction().execute(async (trx) => {
     if (/ilike/.test(query.sql)) await trx.executeQuery(CompiledQuery.raw("set local enable_seqscan = off"));
     const { rows } = await trx.executeQuery<{ "QUERY PLAN": string }>(

@@ -13,8 +13,8 @@ import pg from "pg";
 import { buildPostInput } from "../tests/support/factories.ts";
 import { insertFollowers, spreadActors } from "../tests/support/fediverse-followers.ts";
 import { type Arrival, type FediversePeer, startFediversePeer } from "../tests/support/fediverse-peer.ts";
-import { type DatabaseHandle, openDatabase } from "../server/db/connect.ts";
-import { createServices } from "../server/services/index.ts";
+import { type DatabaseHandle, openDatabase } from "../server/kernel/db/connect.ts";
+import { createServices } from "../server/composition.ts";
 import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
 import { type Latency, pageLatency, stopServer, waitUntilUp } from "./demo-server.ts";
 

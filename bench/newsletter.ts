@@ -11,8 +11,8 @@ import path from "node:path";
 import { buildPostInput } from "../tests/support/factories.ts";
 import { startSmtpSink } from "../tests/support/smtp-sink.ts";
 import { insertActiveSubscribers } from "../tests/support/subscribers.ts";
-import { openDatabase } from "../server/db/connect.ts";
-import { createServices } from "../server/services/index.ts";
+import { openDatabase } from "../server/kernel/db/connect.ts";
+import { createServices } from "../server/composition.ts";
 import { SERVER_ENVIRONMENT, serverArguments } from "../scripts/server-process.ts";
 import { pageLatency, stopServer, waitUntilUp } from "./demo-server.ts";
 

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { type DatabaseHandle, type Dialect, openDatabase } from "../server/db/connect.ts";
-import { migrateToLatest } from "../server/db/migrate.ts";
+import { type DatabaseHandle, type Dialect, openDatabase } from "../server/kernel/db/connect.ts";
+import { migrateToLatest } from "../server/kernel/db/migrate.ts";
 
 export async function onScratchDatabases(
   name: string,

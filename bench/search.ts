@@ -1,12 +1,12 @@
 // Search: the trigram index against what the original app did (load every published post, filter in memory).
 // Both run in the same process on the same data, so their ratio is what to read, not the absolute times.
 import { performance } from "node:perf_hooks";
-import type { DatabaseHandle } from "../server/db/connect.ts";
-import { htmlToText } from "../server/html.ts";
+import type { DatabaseHandle } from "../server/kernel/db/connect.ts";
+import { htmlToText } from "../server/kernel/html.ts";
 import { postSchema } from "#domain/post.ts";
-import { insertPosts } from "../server/repositories/posts.ts";
-import { searchPublishedPosts } from "../server/repositories/posts-search.ts";
-import { toPostDraft } from "../server/services/posts.ts";
+import { insertPosts } from "../server/posts/repositories/posts.ts";
+import { searchPublishedPosts } from "../server/posts/repositories/posts-search.ts";
+import { toPostDraft } from "../server/posts/service.ts";
 import { onScratchDatabases } from "./scratch-databases.ts";
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 3000);

@@ -3,8 +3,8 @@
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
 import { postSitemapCount, renderSitemapIndex, SITEMAP_MAX_URLS, streamPostsSitemap } from "../server/feeds/index.ts";
-import type { DatabaseHandle } from "../server/db/connect.ts";
-import { createServices } from "../server/services/index.ts";
+import type { DatabaseHandle } from "../server/kernel/db/connect.ts";
+import { createServices } from "../server/composition.ts";
 import { onScratchDatabases } from "./scratch-databases.ts";
 
 const POSTS = Number(process.env.BENCH_SITEMAP_POSTS ?? 100_000);

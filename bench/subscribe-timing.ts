@@ -2,7 +2,7 @@
 // and mean time of 200 subscriptions for addresses already active against 200 new ones, through
 // the subscription service, on SQLite (a file) and PostgreSQL (TEST_POSTGRES_URL, default the
 // local test server; a database is made and dropped). Run: `node bench/subscribe-timing.ts`.
-import { createServices } from "../server/services/index.ts";
+import { createServices } from "../server/composition.ts";
 import { insertActiveSubscribers } from "../tests/support/subscribers.ts";
 import { onScratchDatabases } from "./scratch-databases.ts";
 

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import type { Dialect } from "../server/db/connect.ts";
-import { createServices } from "../server/services/index.ts";
+import type { Dialect } from "../server/kernel/db/connect.ts";
+import { createServices } from "../server/composition.ts";
 import { onScratchDatabases } from "./scratch-databases.ts";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);

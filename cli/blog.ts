@@ -17,15 +17,14 @@ import {
   type ImportOptions,
   PAGE_OPTIONS,
 } from "#domain/portability.ts";
-import { parseConfig, resolveCommentIpSalt } from "../server/config.ts";
-import { openDatabase } from "../server/db/connect.ts";
-import { migrateToLatest } from "../server/db/migrate.ts";
-import { RestoreError, restoreSqlite } from "../server/db/restore.ts";
-import { seedDemoContent } from "../server/services/demo.ts";
-import { createServices } from "../server/services/index.ts";
+import { parseConfig, resolveCommentIpSalt } from "../server/kernel/config.ts";
+import { openDatabase } from "../server/kernel/db/connect.ts";
+import { migrateToLatest } from "../server/kernel/db/migrate.ts";
+import { RestoreError, restoreSqlite } from "../server/kernel/db/restore.ts";
+import { seedDemoContent } from "../server/demo/index.ts";
+import { createServices } from "../server/composition.ts";
 import { generateBenchData } from "../bench/data.ts";
-import { isZip } from "../server/services/import-archive.ts";
-import { refuseTooLarge } from "../server/services/import-report.ts";
+import { isZip, refuseTooLarge } from "../server/portability/index.ts";
 import { readSecret } from "./read-secret.ts";
 
 const USAGE = `Usage: npm run blog -- <command>

@@ -1,7 +1,7 @@
 import type { AnalyticsDimension } from "./analytics.ts";
 import type { AnalyticsRange } from "./analytics-ranges.ts";
 
-/** What the Analytics screen shows (server/services/analytics-reports.ts builds it). */
+/** What the Analytics screen shows (server/analytics/reports.ts builds it). */
 
 export interface Figures {
   views: number;

@@ -43,7 +43,7 @@ export const commentForm = defineForm({
 
 export type CommentField = (typeof commentForm.fields)[number];
 
-/** The comment form's trap field: people never see it, bots that fill every field do (server/services/comment-policy.ts). */
+/** The comment form's trap field: people never see it, bots that fill every field do (server/comments/policy.ts). */
 export const HONEYPOT_FIELD = "website";
 
 /** Shown in place of the form, and as the refusal of a comment sent anyway. */

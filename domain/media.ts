@@ -6,6 +6,9 @@ export const MEDIA_LIMITS = {
   maxPixels: 40_000_000,
 } as const;
 
+/** Said by the media service and by the HTTP pipeline's body limit on the upload address alike. */
+export const MEDIA_TOO_LARGE_MESSAGE = `Images may be at most ${MEDIA_LIMITS.maxBytes / 1024 / 1024} MB.`;
+
 /** Responsive widths; an image narrower than one of them gets its own width instead, never an upscale. */
 export const VARIANT_WIDTHS = [480, 960, 1600, 2400] as const;
 

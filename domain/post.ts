@@ -63,7 +63,7 @@ export type PostNewsletter = (typeof POST_NEWSLETTER_STATES)[number];
  * The newsletter state a save leaves. `after.newsletter` is the writer's box (`wanted` or `off`);
  * it counts only while the post has never been public, and only where email is set up. A post
  * public after the save without a wanted email is closed for good; a wanted one public after
- * the save is sent by the save itself (services/post-newsletter.ts).
+ * the save is sent by the save itself (server/newsletter/post-newsletter.ts).
  */
 export function newsletterAfterSave(
   before: Pick<Post, "newsletter" | "published" | "publishAt"> | undefined,

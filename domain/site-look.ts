@@ -137,7 +137,7 @@ export function logoImage(logo: string): { src: string; width: number; height: n
   return { src: `/media/${hash}/${width}.png`, width: Number(width), height: Number(height) };
 }
 
-/** Where each size of the site icon is served (server/http-site-icons.ts), fixed addresses browsers ask for. */
+/** Where each size of the site icon is served (server/media/site-icons-http.ts), fixed addresses browsers ask for. */
 export const SITE_ICON_PATHS = {
   favicon: { path: "/favicon-32.png", size: 32 },
   appleTouchIcon: { path: "/apple-touch-icon.png", size: 180 },

@@ -1,9 +1,9 @@
-import type { Config } from "./config.ts";
-import type { DatabaseHandle } from "./db/connect.ts";
-import { migrateToLatest } from "./db/migrate.ts";
-import type { Logger } from "./logger.ts";
-import { seedDemoContent } from "./services/demo.ts";
-import type { Services } from "./services/index.ts";
+import type { Config } from "./kernel/config.ts";
+import type { DatabaseHandle } from "./kernel/db/connect.ts";
+import { migrateToLatest } from "./kernel/db/migrate.ts";
+import type { Logger } from "./kernel/logger.ts";
+import { seedDemoContent } from "./demo/index.ts";
+import type { Services } from "./composition.ts";
 
 /** Everything that must hold before the first request: schema, first admin, demo content. */
 export async function prepareDatabase(

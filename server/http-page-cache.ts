@@ -1,8 +1,8 @@
 import type { RequestHandler } from "express";
 import { isDomainError } from "#domain/errors.ts";
-import type { PageCache } from "./page-cache.ts";
-import type { Services } from "./services/index.ts";
-import { carriesSignedCookie, PENDING_COMMENTS_COOKIE_NAME, SESSION_COOKIE_NAME } from "./session-cookie.ts";
+import type { PageCache } from "./kernel/page-cache.ts";
+import type { Services } from "./composition.ts";
+import { carriesSignedCookie, PENDING_COMMENTS_COOKIE_NAME, SESSION_COOKIE_NAME } from "./kernel/session-cookie.ts";
 
 /** The cookies that make a page a reader's own (signed in, or with comments held for them). */
 const PERSONAL_COOKIE_NAMES = [SESSION_COOKIE_NAME, PENDING_COMMENTS_COOKIE_NAME];

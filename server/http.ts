@@ -3,34 +3,32 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type RequestHandler } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
-import type { Config } from "./config.ts";
-import type { BlogFederation } from "./federation/federation.ts";
-import { countFeedFetches, createBeaconRoute } from "./http-analytics.ts";
-import { limitRequestBodies, MAX_REQUEST_BODY_BYTES, UPLOAD_BODY_LIMITS } from "./http-body-limits.ts";
-import { answerUnexpectedFailures, logRequests } from "./http-logging.ts";
-import { serveFederation } from "./http-federation.ts";
+import type { Config } from "./kernel/config.ts";
+import { type BlogFederation, serveFederation } from "./fediverse/index.ts";
+import { countFeedFetches, createBeaconRoute } from "./analytics/index.ts";
+import { limitRequestBodies, MAX_REQUEST_BODY_BYTES, UPLOAD_BODY_LIMITS } from "./kernel/http-body-limits.ts";
+import { answerUnexpectedFailures, logRequests } from "./kernel/http-logging.ts";
 import { expirePagesAtNextScheduledPost, serveCachedPages } from "./http-page-cache.ts";
 import {
   refuseOtherMethods,
   requireFormBodies,
   requireSameOrigin,
   requireWellFormedUrls,
-} from "./http-request-checks.ts";
-import { denyBrowserFeatures, sendSecurityHeaders } from "./http-security-headers.ts";
-import type { Logger } from "./logger.ts";
-import { createMediaFileRoutes } from "./media-http.ts";
-import { createSiteIconRoutes } from "./http-site-icons.ts";
-import { type PageCache, tagPage } from "./page-cache.ts";
+} from "./kernel/http-request-checks.ts";
+import { denyBrowserFeatures, sendSecurityHeaders } from "./kernel/http-security-headers.ts";
+import type { Logger } from "./kernel/logger.ts";
+import { createMediaFileRoutes, createSiteIconRoutes } from "./media/index.ts";
+import { type PageCache, tagPage } from "./kernel/page-cache.ts";
 import { appContext } from "./request-context.ts";
-import type { Services } from "./services/index.ts";
+import type { Services } from "./composition.ts";
 import {
   createDeviceCookie,
   createPendingCommentsCookie,
   createSessionCookie,
   createTwoFactorCookie,
-} from "./session-cookie.ts";
+} from "./kernel/session-cookie.ts";
 
-export { refuseConnect } from "./http-request-checks.ts";
+export { refuseConnect } from "./kernel/http-request-checks.ts";
 
 export interface HttpAppOptions {
   config: Config;
@@ -42,7 +40,7 @@ export interface HttpAppOptions {
   assets: { viteMiddleware: RequestHandler } | { clientDir: string };
   /** Anonymous pages served from memory; also hashes inline scripts into every page's CSP. */
   pageCache: PageCache;
-  /** The blog's actor, its posts as Articles and its inbox (server/federation/federation.ts). */
+  /** The blog's actor, its posts as Articles and its inbox (server/fediverse/federation.ts). */
   fediverse: BlogFederation;
 }
 
@@ -101,7 +99,7 @@ export function createHttpApp(options: HttpAppOptions) {
       mode: isDev ? "development" : "production",
       async getLoadContext(req, res) {
         const context = new RouterContextProvider();
-        // Settings saved on any app server reach this one within a second (services/site-settings.ts).
+        // Settings saved on any app server reach this one within a second (server/site/settings.ts).
         const site = { ...(await services.siteSettings.current()), siteUrl: config.siteUrl };
         context.set(appContext, {
           services,

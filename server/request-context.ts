@@ -1,11 +1,11 @@
 import { createContext } from "react-router";
 import type { SiteSettings } from "#domain/site-settings.ts";
-import type { FederationHandle } from "./federation/federation.ts";
-import type { Logger } from "./logger.ts";
-import type { ContentTag } from "./services/content-changes.ts";
-import type { SessionUser } from "./services/auth.ts";
-import type { Services } from "./services/index.ts";
-import type { DeviceCookie, PendingCommentsCookie, SessionCookie, TwoFactorCookie } from "./session-cookie.ts";
+import type { FederationHandle } from "./fediverse/index.ts";
+import type { Logger } from "./kernel/logger.ts";
+import type { ContentTag } from "./kernel/content-changes.ts";
+import type { SessionUser } from "./accounts/index.ts";
+import type { Services } from "./composition.ts";
+import type { DeviceCookie, PendingCommentsCookie, SessionCookie, TwoFactorCookie } from "./kernel/session-cookie.ts";
 
 /** What the server hands every loader and action, per request (see server/http.ts). */
 export interface AppContext {
@@ -17,7 +17,7 @@ export interface AppContext {
   deviceCookie: DeviceCookie;
   twoFactorCookie: TwoFactorCookie;
   pendingCommentsCookie: PendingCommentsCookie;
-  /** Marks this page cacheable for anonymous readers, tagged by what it shows (server/page-cache.ts). */
+  /** Marks this page cacheable for anonymous readers, tagged by what it shows (server/kernel/page-cache.ts). */
   tagPage: (tags: readonly (ContentTag | "static")[]) => void;
   clientAddress: string;
   /** The blog's actor: answers to followers awaiting approval, and the handle to follow it by. */

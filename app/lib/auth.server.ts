@@ -1,8 +1,7 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { appContext, userContext } from "#server/request-context.ts";
-import type { Writer } from "#server/services/posts.ts";
-import type { Actor } from "#server/services/audit.ts";
-import type { SessionUser } from "#server/services/auth.ts";
+import type { Writer } from "#server/posts/index.ts";
+import type { Actor, SessionUser } from "#server/accounts/index.ts";
 import type { RouteErrorData } from "./route-errors.server";
 
 /** Matches the session's absolute limit: the cookie never outlives the session it points at. */
@@ -87,7 +86,7 @@ export function writerOf(user: SessionUser): Writer {
   return { ...actorOf(user), email: user.email };
 }
 
-/** The device-cookie nonce when this browser signed in to `email` before (services/login-throttle.ts). */
+/** The device-cookie nonce when this browser signed in to `email` before (server/accounts/login-throttle.ts). */
 export async function knownDeviceFor(
   request: Request,
   context: Readonly<RouterContextProvider>,

@@ -35,8 +35,8 @@ import {
   toPostFormValues,
 } from "#domain/post.ts";
 import { type AppContext, appContext } from "#server/request-context.ts";
-import type { Services } from "#server/services/index.ts";
-import type { Writer } from "#server/services/posts.ts";
+import type { Services } from "#server/composition.ts";
+import type { Writer } from "#server/posts/index.ts";
 
 interface EditorArgs {
   request: Request;

@@ -1,6 +1,5 @@
 import { href, type MiddlewareFunction } from "react-router";
-import { MEDIA_LIMITS } from "#domain/media.ts";
-import { TOO_LARGE_MESSAGE } from "#server/media/process.ts";
+import { MEDIA_LIMITS, MEDIA_TOO_LARGE_MESSAGE } from "#domain/media.ts";
 import { appContext, userContext } from "#server/request-context.ts";
 import { readMultipart } from "./multipart.server";
 import { answerDomainErrors, type DomainFailure } from "./route-errors.server";
@@ -39,7 +38,7 @@ export const answerImageUpload: MiddlewareFunction<Response> = async ({ request,
   if (!user) return refuse(401, "Sign in to upload images.");
   const body = await readMultipart(request, { limits: IMAGE_LIMITS });
   if (!body.readable) return refuse(400, "The upload could not be read.");
-  if (body.tooLarge) return refuse(413, TOO_LARGE_MESSAGE);
+  if (body.tooLarge) return refuse(413, MEDIA_TOO_LARGE_MESSAGE);
   const { file } = body;
   const bytes = file?.bytes;
   if (!file || !bytes) return refuse(400, "Choose an image to upload.");

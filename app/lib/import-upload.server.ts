@@ -6,7 +6,7 @@ import { describeImportReport, IMPORT_MAX_BYTES, IMPORT_TOO_LARGE_MESSAGE, impor
 import type { ImportFormValues, ImportReport } from "#domain/portability.ts";
 import { validateForm } from "#domain/forms.ts";
 import { appContext } from "#server/request-context.ts";
-import { isZip } from "#server/services/import-archive.ts";
+import { isZip } from "#server/portability/index.ts";
 import { requireOwner } from "./auth.server";
 import { formFailure, UNREADABLE_FORM_MESSAGE } from "./forms.server";
 import { readMultipart } from "./multipart.server";
@@ -44,7 +44,7 @@ interface ReceivedUpload {
 
 /**
  * Streams the import to a temporary file (readMultipart): an import may be 64 MB.
- * server/http-body-limits.ts lets only the import paths send a body this large.
+ * server/kernel/http-body-limits.ts lets only the import paths send a body this large.
  */
 async function receiveUpload(request: Request): Promise<ReceivedUpload> {
   const directory = await mkdtemp(path.join(tmpdir(), "inkwell-import-"));

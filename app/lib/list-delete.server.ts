@@ -8,7 +8,7 @@ import { answerDomainErrors, type DomainFailure, throwAsRouteError } from "./rou
 import type { DomainError, DomainErrorCode } from "#domain/errors.ts";
 import { formText } from "#domain/forms.ts";
 import { type AppContext, appContext } from "#server/request-context.ts";
-import type { SessionUser } from "#server/services/auth.ts";
+import type { SessionUser } from "#server/accounts/index.ts";
 
 interface ListDelete {
   /** Deletes the item; false when there was nothing to delete. */

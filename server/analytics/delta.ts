@@ -1,5 +1,5 @@
 import { ANALYTICS_DIMENSIONS, type AnalyticsDimension } from "#domain/analytics.ts";
-import type { AnalyticsEventsTable } from "../db/schema.ts";
+import type { AnalyticsEventsTable } from "../kernel/db/schema.ts";
 
 /** What the rollups read of an event. */
 export type CountedEvent = Pick<

@@ -5,7 +5,7 @@ import { absoluteImage } from "#domain/media.ts";
 import type { Post } from "#domain/post.ts";
 import { DEFAULT_SITE_DESCRIPTION, DEFAULT_SITE_TITLE } from "#domain/site-defaults.ts";
 import { absoluteUrl, FEED_FORMATS, type FeedFormat, feedPath, postPath, resolveUrl } from "#domain/site-urls.ts";
-import { rewriteHtmlUrls } from "../render/absolute-urls.ts";
+import { rewriteHtmlUrls } from "../render/index.ts";
 
 interface FeedSource {
   /** The blog as its owner named it in Settings. */

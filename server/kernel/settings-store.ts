@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
 import { isDomainError } from "#domain/errors.ts";
 import type { z } from "#domain/zod.ts";
-import type { Database } from "../db/schema.ts";
-import { keyedSettingsRecord } from "../repositories/settings.ts";
+import type { Database } from "./db/schema.ts";
+import { keyedSettingsRecord } from "./repositories/settings.ts";
 import { type PeriodicWorker, periodicWorker, type WorkerErrorReporter } from "./workers.ts";
 
 /**

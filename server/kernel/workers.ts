@@ -1,4 +1,4 @@
-import type { Logger } from "../logger.ts";
+import type { Logger } from "./logger.ts";
 
 /**
  * A background loop of one app server: the outbox's sender, the fediverse's deliveries and sweep,

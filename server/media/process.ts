@@ -7,11 +7,11 @@ import {
   type ImageFormat,
   MEDIA_LIMITS,
   variantWidthsFor,
+  MEDIA_TOO_LARGE_MESSAGE,
 } from "#domain/media.ts";
 import { loadSharp } from "./sharp.ts";
 
 export const UNSUPPORTED_MESSAGE = "Only JPEG, PNG, WebP, AVIF and GIF images can be uploaded.";
-export const TOO_LARGE_MESSAGE = `Images may be at most ${MEDIA_LIMITS.maxBytes / 1024 / 1024} MB.`;
 export const TOO_MANY_PIXELS_MESSAGE = `Images may be at most ${MEDIA_LIMITS.maxPixels / 1_000_000} megapixels.`;
 
 export interface EncodedVariant {
@@ -71,7 +71,7 @@ export async function checkUpload(
   bytes: Buffer,
   declaredType?: string,
 ): Promise<{ mime: AcceptedMime; metadata: Metadata & { width: number; height: number } }> {
-  if (bytes.byteLength > MEDIA_LIMITS.maxBytes) throw new DomainError("MEDIA_TOO_LARGE", TOO_LARGE_MESSAGE);
+  if (bytes.byteLength > MEDIA_LIMITS.maxBytes) throw new DomainError("MEDIA_TOO_LARGE", MEDIA_TOO_LARGE_MESSAGE);
   const mime = await sniffImageType(bytes, declaredType);
   const sharp = await loadSharp();
   let metadata: Metadata;

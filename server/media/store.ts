@@ -15,7 +15,7 @@ export type MediaFileKey = Pick<MediaFile, "width" | "format"> & { hash: string 
 
 /**
  * Where the encoded files of an image live, by the SHA-256 of its upload. The database
- * store (server/repositories/media-store.ts) is the one in use; an S3-compatible store
+ * store (server/media/repositories/media-store.ts) is the one in use; an S3-compatible store
  * would implement the same five calls, and nothing above this interface would change.
  */
 export interface MediaStore {

@@ -1,7 +1,7 @@
 import { Parser } from "htmlparser2";
 import { escapeXml } from "#domain/escape.ts";
 
-/** The attributes of a post body that hold one address each (server/html.ts lets no others through). */
+/** The attributes of a post body that hold one address each (server/kernel/html.ts lets no others through). */
 const SINGLE_URL_ATTRIBUTES = new Set(["href", "src"]);
 const MAY_HOLD_URL = /\b(?:href|src|srcset)\s*=/i;
 

@@ -4,7 +4,7 @@ import footnote from "markdown-it-footnote";
 import taskLists from "markdown-it-task-lists";
 import { Parser } from "htmlparser2";
 import type { PostFormat } from "#domain/post.ts";
-import { htmlToText, sanitizePostHtml } from "../html.ts";
+import { htmlToText, sanitizePostHtml } from "../kernel/html.ts";
 import { gfmExtensions } from "./gfm.ts";
 import { highlightCode } from "./highlight.ts";
 import { escapeHtml } from "#domain/escape.ts";

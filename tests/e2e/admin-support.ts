@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import { E2E_ADMIN, E2E_ADMIN_URL } from "../../playwright.config";
 
-/** Mutations must name this site (server/http-request-checks.ts); tests that probe the session check send it. */
+/** Mutations must name this site (server/kernel/http-request-checks.ts); tests that probe the session check send it. */
 export const SAME_ORIGIN = { Origin: E2E_ADMIN_URL };
 export const EVIL_ORIGIN = { Origin: "https://evil.example" };
 

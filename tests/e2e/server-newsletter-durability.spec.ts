@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { type DatabaseHandle, openDatabase } from "../../server/db/connect.ts";
-import { createServices } from "../../server/services/index.ts";
-import { UNSUBSCRIBE_PLACEHOLDER } from "../../server/services/newsletter-outbox.ts";
+import { type DatabaseHandle, openDatabase } from "../../server/kernel/db/connect.ts";
+import { createServices } from "../../server/composition.ts";
+import { UNSUBSCRIBE_PLACEHOLDER } from "../../server/newsletter/outbox.ts";
 import { type CaughtEmail, startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
 import { insertActiveSubscribers } from "../support/subscribers.ts";
 import { type StartedServer, startServer, waitForOutput, withScratchPostgresDatabase } from "./server-support.ts";
@@ -20,7 +20,7 @@ const SUBSCRIBERS = 5_000;
 const KILL_AFTER_RECEIVED = 1_500;
 /**
  * The most one crash can send twice: each of the mailer's 5 connections holds at most two messages
- * not yet recorded as sent, one with SMTP and the one before it (server/services/newsletter-outbox.ts).
+ * not yet recorded as sent, one with SMTP and the one before it (server/newsletter/outbox.ts).
  */
 const UNRECORDED_AT_MOST = 2 * 5;
 const SECRET = "newsletter durability secret, thirty-two characters or more";

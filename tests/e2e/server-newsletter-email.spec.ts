@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { simpleParser } from "mailparser";
 import nodemailer from "nodemailer";
-import { composePostEmail } from "../../server/services/newsletter-email.ts";
+import { composePostEmail } from "../../server/newsletter/email.ts";
 
 // A post's email as a phone shows it (issue 32): the message is written by nodemailer and parsed
 // back as a mail client would, then drawn by Chromium at a phone's width. Nothing may make the

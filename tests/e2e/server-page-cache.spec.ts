@@ -5,8 +5,8 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { createCookie } from "react-router";
-import { PUBLIC_CACHE_CONTROL } from "../../server/page-cache.ts";
-import { SESSION_COOKIE_NAME } from "../../server/session-cookie.ts";
+import { PUBLIC_CACHE_CONTROL } from "../../server/kernel/page-cache.ts";
+import { SESSION_COOKIE_NAME } from "../../server/kernel/session-cookie.ts";
 import { findFreePort, type StartedServer, startServer } from "./server-support.ts";
 
 // The page cache never shows a page older than the last write: on one server after every kind

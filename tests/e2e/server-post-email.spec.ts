@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { openDatabase } from "../../server/db/connect.ts";
+import { openDatabase } from "../../server/kernel/db/connect.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { insertActiveSubscribers } from "../support/subscribers.ts";
 import { findFreePort, type StartedServer, startServer, waitForOutput } from "./server-support.ts";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { slugFromTitle } from "../../server/slugs.ts";
+import { slugFromTitle } from "../../server/kernel/slugs.ts";
 import type { Page } from "@playwright/test";
 import { draftPosts, expect, sameOrigin, test } from "./site-fixtures.ts";
 

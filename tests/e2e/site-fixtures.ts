@@ -4,11 +4,11 @@ import path from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
 import { createCookie } from "react-router";
 import { E2E_ADMIN, E2E_SITE_URL } from "../../playwright.config.ts";
-import { openDatabase } from "../../server/db/connect.ts";
+import { openDatabase } from "../../server/kernel/db/connect.ts";
 import { type DemoPost, demoPosts } from "../../server/demo/demo-content.ts";
-import { htmlToText } from "../../server/html.ts";
-import { SESSION_COOKIE_NAME } from "../../server/session-cookie.ts";
-import { createServices } from "../../server/services/index.ts";
+import { htmlToText } from "../../server/kernel/html.ts";
+import { SESSION_COOKIE_NAME } from "../../server/kernel/session-cookie.ts";
+import { createServices } from "../../server/composition.ts";
 
 /** The site server's own data directory (playwright.config.ts): a fresh database seeded with the demo content. */
 const SITE_DATA_DIR = path.resolve(".e2e-data/site");

@@ -9,8 +9,8 @@ import {
   SUBSCRIPTIONS_CLOSED_MESSAGE,
   UNSUBSCRIBE_LINK_INVALID_MESSAGE,
 } from "../../domain/newsletter.ts";
-import { type DatabaseHandle, openDatabase } from "../../server/db/connect.ts";
-import { createSubscriptionTokens } from "../../server/services/subscriptions.ts";
+import { type DatabaseHandle, openDatabase } from "../../server/kernel/db/connect.ts";
+import { createSubscriptionTokens } from "../../server/newsletter/subscriptions.ts";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
 import { findFreePort, type StartedServer, startServer, waitForOutput } from "./server-support.ts";
 

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { E2E_SITE_URL } from "../../playwright.config.ts";
-import { slugFromTitle } from "../../server/slugs.ts";
+import { slugFromTitle } from "../../server/kernel/slugs.ts";
 import { demoPost, draftPosts, expect, publishedPosts, test } from "./site-fixtures.ts";
 
 const POST_TITLE = "Keep Your Config Objects Honest with TypeScript's satisfies";

@@ -1,9 +1,9 @@
 import * as OTPAuth from "otpauth";
 import { describe, expect, it, vi } from "vitest";
 import { isDomainError, RateLimitedError } from "#domain/errors.ts";
-import { createServices } from "../../server/services/index.ts";
+import { createServices } from "../../server/composition.ts";
 import { action as disableAction } from "../../app/routes/admin/account-two-factor.tsx";
-import { createLoginThrottle, LOGIN_THROTTLE_RULES } from "../../server/services/login-throttle.ts";
+import { createLoginThrottle, LOGIN_THROTTLE_RULES } from "../../server/accounts/login-throttle.ts";
 import { testDialects } from "../support/databases.ts";
 import { createRouteTestContext, postForm, routeArgs, settle } from "../support/route-context.ts";
 import { buildPostInput, TEST_PASSWORD_COST } from "../support/factories.ts";

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { MediaInUseError } from "#domain/errors.ts";
 import { EMPTY_PAGE_FORM, pageSchema } from "#domain/page.ts";
-import type { SessionUser } from "../../server/services/auth.ts";
+import type { SessionUser } from "../../server/accounts/auth.ts";
 import { action as autosaveAction } from "../../app/routes/admin/page-autosave.ts";
 import { action as editAction, loader as editLoader } from "../../app/routes/admin/page-edit.tsx";
 import { action as newAction, loader as newLoader } from "../../app/routes/admin/page-new.tsx";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SETUP_TOKEN_TTL_MS } from "../../server/services/setup.ts";
+import { SETUP_TOKEN_TTL_MS } from "../../server/accounts/setup.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 

@@ -2,8 +2,8 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { countFeedFetches, createBeaconRoute } from "../../server/http-analytics.ts";
-import { createSessionCookie } from "../../server/session-cookie.ts";
+import { countFeedFetches, createBeaconRoute } from "../../server/analytics/http.ts";
+import { createSessionCookie } from "../../server/kernel/session-cookie.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import { readAnalyticsRange } from "#domain/analytics-ranges.ts";
-import type { AnalyticsDailyTable, Database } from "../../server/db/schema.ts";
+import type { AnalyticsDailyTable, Database } from "../../server/kernel/db/schema.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AnalyticsDimension } from "../../domain/analytics.ts";
-import { readRollupTail } from "../../server/repositories/analytics.ts";
-import type { BeaconRequest } from "../../server/services/analytics.ts";
+import { readRollupTail } from "../../server/analytics/repositories/analytics.ts";
+import type { BeaconRequest } from "../../server/analytics/service.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { isDomainError } from "#domain/errors.ts";
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../server/services/auth.ts";
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../server/accounts/auth.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 

@@ -2,7 +2,7 @@ import { Ajv } from "ajv";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_IMPORT_OPTIONS } from "#domain/portability.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
+import { createServices, type Services } from "../../server/composition.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { buildPostInput, createPosts, TEST_PASSWORD_COST, TEST_WRITER } from "../support/factories.ts";
 import { ghostExport, ghostPost } from "../support/ghost-export.ts";

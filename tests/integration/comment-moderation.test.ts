@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isDomainError, RateLimitedError } from "#domain/errors.ts";
-import { MODERATION_PAGE_SIZE } from "../../server/services/comments.ts";
+import { MODERATION_PAGE_SIZE } from "../../server/comments/service.ts";
 import { testDialects } from "../support/databases.ts";
 import { createPosts } from "../support/factories.ts";
 import { useTestBlog } from "../support/test-blog.ts";

@@ -3,7 +3,7 @@ import { isDomainError } from "#domain/errors.ts";
 import { testDialects } from "../support/databases.ts";
 import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
 import { buildPostInput, createPosts } from "../support/factories.ts";
-import { createServices } from "../../server/services/index.ts";
+import { createServices } from "../../server/composition.ts";
 import { action as postAction } from "../../app/routes/site/post.tsx";
 import { createRouteTestContext, postForm, routeArgs, settle } from "../support/route-context.ts";
 import { recordStatements } from "../support/statements.ts";

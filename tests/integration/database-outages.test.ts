@@ -3,11 +3,11 @@ import SqliteDatabase from "better-sqlite3";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DatabaseUnavailableError, isDomainError } from "#domain/errors.ts";
-import { type DatabaseHandle, openDatabase } from "../../server/db/connect.ts";
-import { findAdminByEmail, insertAdmin, listAdmins } from "../../server/repositories/admins.ts";
+import { type DatabaseHandle, openDatabase } from "../../server/kernel/db/connect.ts";
+import { findAdminByEmail, insertAdmin, listAdmins } from "../../server/accounts/repositories/admins.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 
-// The database driver itself tells an outage from a bug (server/db/outages.ts): services call
+// The database driver itself tells an outage from a bug (server/kernel/db/outages.ts): services call
 // repositories plainly and still answer 503 when the database cannot, 500 for a bug.
 
 const admin = { email: "ada@example.com", passwordHash: "hash", createdAt: "2026-01-01T00:00:00.000Z" };

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CATEGORIES } from "#domain/categories.ts";
 import { isDomainError } from "#domain/errors.ts";
 import { demoPosts } from "../../server/demo/demo-content.ts";
-import type { DatabaseHandle } from "../../server/db/connect.ts";
-import { seedDemoContent } from "../../server/services/demo.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
+import type { DatabaseHandle } from "../../server/kernel/db/connect.ts";
+import { seedDemoContent } from "../../server/demo/service.ts";
+import { createServices, type Services } from "../../server/composition.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { buildPostInput, TEST_WRITER } from "../support/factories.ts";
 

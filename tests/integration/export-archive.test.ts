@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import * as yauzl from "yauzl";
 import { ZipFile } from "yazl";
 import { DEFAULT_IMPORT_OPTIONS } from "#domain/portability.ts";
-import { createServices } from "../../server/services/index.ts";
+import { createServices } from "../../server/composition.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { createPosts, TEST_PASSWORD_COST } from "../support/factories.ts";
 import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";

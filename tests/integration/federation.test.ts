@@ -97,7 +97,7 @@ describe.each(testDialects())("the blog as an ActivityPub actor on $dialect", (t
   it("keeps its keys across restarts: the same public key is served after the federation is made again", async () => {
     const before = ((await (await blog.get("/ap/users/blog")).json()) as { publicKey: { publicKeyPem: string } })
       .publicKey.publicKeyPem;
-    const { createBlogFederation } = await import("../../server/federation/federation.ts");
+    const { createBlogFederation } = await import("../../server/fediverse/federation.ts");
     const again = await createBlogFederation({
       db: blog.handle.db,
       dialect: target.dialect,

@@ -1,10 +1,10 @@
 import { Temporal as TemporalPolyfill } from "@js-temporal/polyfill";
 import { testMessageQueue } from "@fedify/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../server/db/connect.ts";
-import { DatabaseKvStore } from "../../server/federation/kv-store.ts";
-import { DatabaseMessageQueue } from "../../server/federation/message-queue.ts";
-import { claimMessages, insertMessages } from "../../server/repositories/fedify-store.ts";
+import type { DatabaseHandle } from "../../server/kernel/db/connect.ts";
+import { DatabaseKvStore } from "../../server/fediverse/kv-store.ts";
+import { DatabaseMessageQueue } from "../../server/fediverse/message-queue.ts";
+import { claimMessages, insertMessages } from "../../server/fediverse/repositories/fedify-store.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 
 // Node has no Temporal yet: Fedify runs on this polyfill, and its types name the standard one.
@@ -173,7 +173,7 @@ describe.each(testDialects())("Fedify's store and queue on $dialect", ({ dialect
 });
 
 async function createSecondConnection(handle: DatabaseHandle & { url?: string }, dialect: string) {
-  const { openDatabase } = await import("../../server/db/connect.ts");
+  const { openDatabase } = await import("../../server/kernel/db/connect.ts");
   const url = (handle as { url: string }).url;
   return dialect === "postgres"
     ? openDatabase({ dialect: "postgres", connectionString: url })

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_FEDIVERSE_SETTINGS } from "#domain/fediverse.ts";
-import { type BlogFederation, createBlogFederation } from "../../server/federation/federation.ts";
+import { type BlogFederation, createBlogFederation } from "../../server/fediverse/federation.ts";
 import { testDialects } from "../support/databases.ts";
 import { buildPostInput, TEST_WRITER } from "../support/factories.ts";
 import { useFederatedBlog } from "../support/federated-blog.ts";

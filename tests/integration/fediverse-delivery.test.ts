@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { DatabaseUnavailableError } from "#domain/errors.ts";
 import { DEFAULT_IMPORT_OPTIONS } from "#domain/portability.ts";
-import { createBlogFederation } from "../../server/federation/federation.ts";
+import { createBlogFederation } from "../../server/fediverse/federation.ts";
 import { testDialects } from "../support/databases.ts";
 import { buildPostInput, TEST_WRITER } from "../support/factories.ts";
 import { type FederatedBlog, useFederatedBlog } from "../support/federated-blog.ts";

@@ -19,8 +19,8 @@ import {
 import { describe, expect, it } from "vitest";
 import { DEFAULT_FEDIVERSE_SETTINGS } from "#domain/fediverse.ts";
 import type { Post } from "#domain/post.ts";
-import { createInboxListeners, registerInbox } from "../../server/federation/inbox.ts";
-import { forgetGoneActor } from "../../server/federation/inbox-gate.ts";
+import { createInboxListeners, registerInbox } from "../../server/fediverse/inbox.ts";
+import { forgetGoneActor } from "../../server/fediverse/inbox-gate.ts";
 import { testDialects } from "../support/databases.ts";
 import { buildPostInput, TEST_WRITER } from "../support/factories.ts";
 import { useTestBlog } from "../support/test-blog.ts";

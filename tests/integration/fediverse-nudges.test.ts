@@ -4,7 +4,7 @@ import { testDialects } from "../support/databases.ts";
 import { buildPostInput, createPosts, TEST_WRITER } from "../support/factories.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 
-// The fediverse sweep compares posts alone (server/federation/delivery.ts): server.ts nudges it
+// The fediverse sweep compares posts alone (server/fediverse/delivery.ts): server.ts nudges it
 // on post changes, the subscription this test makes, and on nothing else.
 describe.each(testDialects())("what starts a fediverse sweep on $dialect", ({ dialect, skip }) => {
   const blog = useTestBlog({ dialect, skip });

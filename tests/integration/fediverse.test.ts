@@ -147,7 +147,7 @@ describe.each(testDialects())("the fediverse service on $dialect", ({ dialect, s
     it("is read from the database by another server within a second, and its listeners told", async () => {
       const { services, clock } = blog;
       expect(await services.fediverse.isBlocked(new URL("https://spam.example/users/a"))).toBe(false);
-      const { createServices } = await import("../../server/services/index.ts");
+      const { createServices } = await import("../../server/composition.ts");
       const other = createServices({ db: blog.handle.db, dialect, now: clock.now, commentIpSalt: "salt" });
       const seen: string[] = [];
       services.fediverse.onChange((settings) => seen.push(settings.blocked));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { blockKey, findRateLimit, recordHit } from "../../server/repositories/rate-limits.ts";
-import { SESSION_IDLE_MS } from "../../server/services/auth.ts";
+import { blockKey, findRateLimit, recordHit } from "../../server/kernel/repositories/rate-limits.ts";
+import { SESSION_IDLE_MS } from "../../server/accounts/auth.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 

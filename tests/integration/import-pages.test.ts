@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { isDomainError } from "#domain/errors.ts";
 import { EMPTY_PAGE_FORM, type PageInput, pageSchema } from "#domain/page.ts";
 import { DEFAULT_IMPORT_OPTIONS, type ImportOptions } from "#domain/portability.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
+import { createServices, type Services } from "../../server/composition.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { createPosts, TEST_PASSWORD_COST } from "../support/factories.ts";
 import { ghostPost } from "../support/ghost-export.ts";

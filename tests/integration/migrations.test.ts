@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../server/db/connect.ts";
-import { createMigrator, migrateToLatest } from "../../server/db/migrate.ts";
+import type { DatabaseHandle } from "../../server/kernel/db/connect.ts";
+import { createMigrator, migrateToLatest } from "../../server/kernel/db/migrate.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 
 describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {

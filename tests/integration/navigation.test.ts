@@ -5,14 +5,14 @@ import { loader as navigationLoader } from "../../app/routes/admin/navigation.ts
 import { action as settingsAction } from "../../app/routes/admin/settings.tsx";
 import { loader as layoutLoader, middleware as layoutMiddleware } from "../../app/routes/site/layout.tsx";
 import { EMPTY_PAGE_FORM, type PageInput, pageSchema } from "#domain/page.ts";
-import type { SessionUser } from "../../server/services/auth.ts";
-import type { ContentTag } from "../../server/services/content-changes.ts";
+import type { SessionUser } from "../../server/accounts/auth.ts";
+import type { ContentTag } from "../../server/kernel/content-changes.ts";
 import { appContext } from "../../server/request-context.ts";
 import { testDialects } from "../support/databases.ts";
 import { createRouteTestContext, postForm, routeArgs, settle, TEST_ADMIN } from "../support/route-context.ts";
 import { TEST_PASSWORD_COST } from "../support/factories.ts";
 import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
-import { createServices } from "../../server/services/index.ts";
+import { createServices } from "../../server/composition.ts";
 import { SETTINGS_CHECK_MS } from "../../server/kernel/settings-store.ts";
 
 type AnyArgs = never;

@@ -1,13 +1,13 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createMailer, type Mailer } from "../../server/services/mailer.ts";
-import { createOutbox, type Outbox, UNSUBSCRIBE_PLACEHOLDER } from "../../server/services/newsletter-outbox.ts";
+import { createMailer, type Mailer } from "../../server/newsletter/mailer.ts";
+import { createOutbox, type Outbox, UNSUBSCRIBE_PLACEHOLDER } from "../../server/newsletter/outbox.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { createPosts, createManualClock } from "../support/factories.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { insertActiveSubscribers } from "../support/subscribers.ts";
-import { createServices } from "../../server/services/index.ts";
+import { createServices } from "../../server/composition.ts";
 import { TEST_COMMENT_IP_SALT } from "../support/test-blog.ts";
 
 // A worker killed with SIGKILL in the middle of a send, in a process of its own
@@ -20,7 +20,7 @@ const SUBSCRIBERS = 2_000;
 /** Not a multiple of the batch (50), so the kill lands while one is with SMTP. */
 const KILL_AFTER_RECEIVED = 625;
 /**
- * Each connection of the mailer's pool (server/services/mailer.ts, 5) holds at most two messages
+ * Each connection of the mailer's pool (server/newsletter/mailer.ts, 5) holds at most two messages
  * not yet recorded: one with SMTP, and the one before it, whose record is being written.
  */
 const UNRECORDED_AT_MOST = 2 * 5;

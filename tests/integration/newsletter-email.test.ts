@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createMailer, type Mailer } from "../../server/services/mailer.ts";
-import { composePostEmail } from "../../server/services/newsletter-email.ts";
-import { UNSUBSCRIBE_PLACEHOLDER } from "../../server/services/newsletter-outbox.ts";
+import { createMailer, type Mailer } from "../../server/newsletter/mailer.ts";
+import { composePostEmail } from "../../server/newsletter/email.ts";
+import { UNSUBSCRIBE_PLACEHOLDER } from "../../server/newsletter/outbox.ts";
 import { testDialects } from "../support/databases.ts";
 import { buildPostInput, createPosts } from "../support/factories.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";

@@ -1,10 +1,10 @@
 import type { ParsedMail } from "mailparser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SubscriberState } from "#domain/newsletter.ts";
-import { type DatabaseHandle, openDatabase } from "../../server/db/connect.ts";
-import { claimDeliveries } from "../../server/repositories/email-outbox.ts";
-import { createMailer, type Mailer } from "../../server/services/mailer.ts";
-import { createOutbox, type Outbox, UNSUBSCRIBE_PLACEHOLDER } from "../../server/services/newsletter-outbox.ts";
+import { type DatabaseHandle, openDatabase } from "../../server/kernel/db/connect.ts";
+import { claimDeliveries } from "../../server/newsletter/repositories/email-outbox.ts";
+import { createMailer, type Mailer } from "../../server/newsletter/mailer.ts";
+import { createOutbox, type Outbox, UNSUBSCRIBE_PLACEHOLDER } from "../../server/newsletter/outbox.ts";
 import { testDialects } from "../support/databases.ts";
 import { createPosts } from "../support/factories.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";

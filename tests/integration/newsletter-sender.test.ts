@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type DatabaseHandle, type Dialect } from "../../server/db/connect.ts";
-import { createMailer, type Mailer } from "../../server/services/mailer.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
+import { type DatabaseHandle, type Dialect } from "../../server/kernel/db/connect.ts";
+import { createMailer, type Mailer } from "../../server/newsletter/mailer.ts";
+import { createServices, type Services } from "../../server/composition.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { buildPostInput, createManualClock, TEST_PASSWORD_COST, TEST_WRITER } from "../support/factories.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";

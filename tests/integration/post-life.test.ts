@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type DatabaseHandle, type Dialect } from "../../server/db/connect.ts";
+import { type DatabaseHandle, type Dialect } from "../../server/kernel/db/connect.ts";
 import type { PeriodicWorker } from "../../server/kernel/workers.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
+import { createServices, type Services } from "../../server/composition.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { buildPostInput, createManualClock, TEST_PASSWORD_COST, TEST_WRITER } from "../support/factories.ts";
 import { TEST_COMMENT_IP_SALT } from "../support/test-blog.ts";
 
 const HOUR = 3_600_000;
 
-// A post's life (server/services/posts.ts, PostLife): the fediverse's sweep is nudged when a post
+// A post's life (server/posts/service.ts, PostLife): the fediverse's sweep is nudged when a post
 // becomes public, changes while public or stops being public, and scheduled posts come in by the
 // same door when their time comes, emailed once however many servers see it.
 describe.each(testDialects())("a post's life on $dialect", ({ dialect, skip }) => {

@@ -1,9 +1,9 @@
 import { type Kysely, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PostInput } from "#domain/post.ts";
-import type { DatabaseHandle, Dialect } from "../../server/db/connect.ts";
-import type { Database } from "../../server/db/schema.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
+import type { DatabaseHandle, Dialect } from "../../server/kernel/db/connect.ts";
+import type { Database } from "../../server/kernel/db/schema.ts";
+import { createServices, type Services } from "../../server/composition.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { buildPostInput, createManualClock, TEST_PASSWORD_COST, TEST_WRITER } from "../support/factories.ts";
 import { TEST_COMMENT_IP_SALT } from "../support/test-blog.ts";

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { loader as postLoader } from "../../app/routes/site/post.tsx";
-import { createMigrator, migrateToLatest } from "../../server/db/migrate.ts";
+import { createMigrator, migrateToLatest } from "../../server/kernel/db/migrate.ts";
 import { isDomainError } from "../../domain/errors.ts";
 import { createRouteTestContext, routeArgs, settle } from "../support/route-context.ts";
 import { testDialects } from "../support/databases.ts";
 import { buildPostInput, createPosts } from "../support/factories.ts";
 import { recordStatements } from "../support/statements.ts";
-import { findPostIdByAddress } from "../../server/repositories/posts.ts";
+import { findPostIdByAddress } from "../../server/posts/repositories/posts.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 
 describe.each(testDialects())("post slugs on $dialect", ({ dialect, skip }) => {

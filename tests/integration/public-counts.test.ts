@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateBenchData } from "../../bench/data.ts";
-import { createMigrator, migrateToLatest } from "../../server/db/migrate.ts";
+import { createMigrator, migrateToLatest } from "../../server/kernel/db/migrate.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 import { buildPostInput, createPosts, TEST_WRITER } from "../support/factories.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isDomainError } from "#domain/errors.ts";
-import { createMigrator, migrateToLatest } from "../../server/db/migrate.ts";
-import { createServices } from "../../server/services/index.ts";
+import { createMigrator, migrateToLatest } from "../../server/kernel/db/migrate.ts";
+import { createServices } from "../../server/composition.ts";
 import { testDialects } from "../support/databases.ts";
 import { TEST_PASSWORD_COST } from "../support/factories.ts";
 import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";

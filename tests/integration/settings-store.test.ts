@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import { DatabaseUnavailableError, isDomainError } from "#domain/errors.ts";
 import { z } from "#domain/zod.ts";
 import { createSettingsStore, SETTINGS_CHECK_MS } from "../../server/kernel/settings-store.ts";
-import { writeSetting } from "../../server/repositories/settings.ts";
-import { saveSiteSettings } from "../../server/repositories/site-settings.ts";
+import { writeSetting } from "../../server/kernel/repositories/settings.ts";
+import { saveSiteSettings } from "../../server/site/repositories/site-settings.ts";
 import { testDialects } from "../support/databases.ts";
 import { useTestBlog } from "../support/test-blog.ts";
 

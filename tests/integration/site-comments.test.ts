@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RateLimitedError } from "#domain/errors.ts";
-import { createCommentService } from "../../server/services/comments.ts";
+import { createCommentService } from "../../server/comments/service.ts";
 import { testDialects } from "../support/databases.ts";
 import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
 import { createPosts } from "../support/factories.ts";

@@ -24,7 +24,7 @@ import NotFound, { meta as notFoundMeta } from "../../app/routes/site/not-found.
 import SitePage, { ErrorBoundary, loader as pageLoader, meta as pageMeta } from "../../app/routes/site/page.tsx";
 import { formatDate } from "../../app/lib/format.ts";
 import { countPageSitemaps, readPageSitemap } from "../../server/feeds/index.ts";
-import type { Services } from "../../server/services/index.ts";
+import type { Services } from "../../server/composition.ts";
 import { testDialects } from "../support/databases.ts";
 import { createPosts } from "../support/factories.ts";
 import { useFederatedBlog } from "../support/federated-blog.ts";

@@ -1,9 +1,9 @@
 import { type Kysely, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../../server/db/connect.ts";
+import type { DatabaseHandle } from "../../server/kernel/db/connect.ts";
 import { createTestDatabase } from "../support/databases.ts";
 
-// SQLite keeps each compiled statement for the next query with the same text (server/db/connect.ts).
+// SQLite keeps each compiled statement for the next query with the same text (server/kernel/db/connect.ts).
 interface NotesDatabase {
   notes: { id: number; body: string };
 }

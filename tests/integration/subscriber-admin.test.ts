@@ -16,10 +16,10 @@ import {
 } from "#domain/subscribers.ts";
 import { loader } from "../../app/routes/admin/subscribers.tsx";
 import { action as importAction } from "../../app/routes/admin/subscribers-import.tsx";
-import * as subscriberImports from "../../server/repositories/subscriber-imports.ts";
-import * as subscribers from "../../server/repositories/subscribers.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
-import type { SubscriberCsvSource } from "../../server/services/subscriber-csv.ts";
+import * as subscriberImports from "../../server/newsletter/repositories/subscriber-imports.ts";
+import * as subscribers from "../../server/newsletter/repositories/subscribers.ts";
+import { createServices, type Services } from "../../server/composition.ts";
+import type { SubscriberCsvSource } from "../../server/newsletter/subscriber-csv.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { TEST_PASSWORD_COST } from "../support/factories.ts";
 import { createRouteTestContext, routeArgs, settle, TEST_ADMIN } from "../support/route-context.ts";

@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DomainError } from "#domain/errors.ts";
 import { CONFIRM_LINK_TTL_MS, SUBSCRIBE_ANSWER, type SubscriberState } from "#domain/newsletter.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
-import { createMigrator, migrateToLatest } from "../../server/db/migrate.ts";
-import * as subscribers from "../../server/repositories/subscribers.ts";
-import { createMailer, type Mailer } from "../../server/services/mailer.ts";
-import { composePostEmail } from "../../server/services/newsletter-email.ts";
-import { createOutbox, type Outbox } from "../../server/services/newsletter-outbox.ts";
-import { createRateLimiter } from "../../server/services/rate-limit.ts";
+import { createMigrator, migrateToLatest } from "../../server/kernel/db/migrate.ts";
+import * as subscribers from "../../server/newsletter/repositories/subscribers.ts";
+import { createMailer, type Mailer } from "../../server/newsletter/mailer.ts";
+import { composePostEmail } from "../../server/newsletter/email.ts";
+import { createOutbox, type Outbox } from "../../server/newsletter/outbox.ts";
+import { createRateLimiter } from "../../server/kernel/rate-limit.ts";
 import {
   createSubscriptionService,
   type SingleEmail,
@@ -15,7 +15,7 @@ import {
   SUBSCRIBE_EMAIL_LIMIT,
   createSubscriptionTokens,
   type Visitor,
-} from "../../server/services/subscriptions.ts";
+} from "../../server/newsletter/subscriptions.ts";
 import { testDialects } from "../support/databases.ts";
 import { createPosts } from "../support/factories.ts";
 import { recordStatements } from "../support/statements.ts";

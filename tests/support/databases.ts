@@ -2,8 +2,8 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import type { Dialect } from "../../server/db/connect.ts";
-import { type DatabaseHandle, openDatabase } from "../../server/db/connect.ts";
+import type { Dialect } from "../../server/kernel/db/connect.ts";
+import { type DatabaseHandle, openDatabase } from "../../server/kernel/db/connect.ts";
 
 /** The server every PostgreSQL test talks to; its `test` database is only used to create others. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";

@@ -1,5 +1,5 @@
 import { type Post, type PostInput, postSchema } from "#domain/post.ts";
-import type { Services } from "../../server/services/index.ts";
+import type { Services } from "../../server/composition.ts";
 
 let sequence = 0;
 

@@ -2,10 +2,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, beforeEach } from "vitest";
-import type { DatabaseHandle, Dialect } from "../../server/db/connect.ts";
-import { type BlogFederation, createBlogFederation } from "../../server/federation/federation.ts";
-import { serveFederation } from "../../server/http-federation.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
+import type { DatabaseHandle, Dialect } from "../../server/kernel/db/connect.ts";
+import { type BlogFederation, createBlogFederation } from "../../server/fediverse/federation.ts";
+import { serveFederation } from "../../server/fediverse/http.ts";
+import { createServices, type Services } from "../../server/composition.ts";
 import { createTestDatabase } from "./databases.ts";
 import { createManualClock, TEST_PASSWORD_COST } from "./factories.ts";
 

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { openDatabase } from "../../server/db/connect.ts";
-import { migrateToLatest } from "../../server/db/migrate.ts";
+import { openDatabase } from "../../server/kernel/db/connect.ts";
+import { migrateToLatest } from "../../server/kernel/db/migrate.ts";
 import { POSTGRES_ADMIN_URL, postgresUrlFor, type TestDatabaseEnvironment } from "./databases.ts";
 
 async function createPostgresTemplate(runId: string): Promise<string> {

@@ -1,9 +1,9 @@
 // One newsletter worker in a process of its own, for a test to kill with SIGKILL mid-send
 // (tests/integration/newsletter-crash.test.ts): the outbox and mailer as server.ts runs them, on
 // DATABASE_URL (`file:` SQLite or PostgreSQL) and SMTP_URL, with a lease of LEASE_MS.
-import { openDatabase } from "../../server/db/connect.ts";
-import { createMailer } from "../../server/services/mailer.ts";
-import { createOutbox } from "../../server/services/newsletter-outbox.ts";
+import { openDatabase } from "../../server/kernel/db/connect.ts";
+import { createMailer } from "../../server/newsletter/mailer.ts";
+import { createOutbox } from "../../server/newsletter/outbox.ts";
 
 const databaseUrl = process.env.DATABASE_URL!;
 const handle = databaseUrl.startsWith("file:")

@@ -2,16 +2,16 @@ import { RouterContextProvider } from "react-router";
 import { vi } from "vitest";
 import { appContext, userContext } from "#server/request-context.ts";
 import { isDomainError } from "#domain/errors.ts";
-import type { Logger } from "../../server/logger.ts";
-import type { SessionUser } from "../../server/services/auth.ts";
-import type { Services } from "../../server/services/index.ts";
-import { defaultSiteSettings } from "../../server/services/site-settings.ts";
+import type { Logger } from "../../server/kernel/logger.ts";
+import type { SessionUser } from "../../server/accounts/auth.ts";
+import type { Services } from "../../server/composition.ts";
+import { defaultSiteSettings } from "../../server/site/settings.ts";
 import {
   createDeviceCookie,
   createPendingCommentsCookie,
   createSessionCookie,
   createTwoFactorCookie,
-} from "../../server/session-cookie.ts";
+} from "../../server/kernel/session-cookie.ts";
 
 export const TEST_ADMIN: SessionUser = {
   id: "admin-1",

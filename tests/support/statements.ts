@@ -1,5 +1,5 @@
 import type { Kysely, KyselyPlugin, QueryId, RootOperationNode } from "kysely";
-import type { Database } from "../../server/db/schema.ts";
+import type { Database } from "../../server/kernel/db/schema.ts";
 
 /**
  * The same database, through a handle that keeps the SQL of every statement it runs

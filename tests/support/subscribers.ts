@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../server/db/schema.ts";
+import type { Database } from "../../server/kernel/db/schema.ts";
 
 /**
  * Inserts `count` confirmed subscribers, reader0@example.com onwards (ids `reader-0`…), 500 rows

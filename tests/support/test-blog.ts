@@ -1,6 +1,6 @@
 import { afterEach, beforeEach } from "vitest";
-import type { DatabaseHandle, Dialect } from "../../server/db/connect.ts";
-import { createServices, type Services } from "../../server/services/index.ts";
+import type { DatabaseHandle, Dialect } from "../../server/kernel/db/connect.ts";
+import { createServices, type Services } from "../../server/composition.ts";
 import { createTestDatabase } from "./databases.ts";
 import { createManualClock, TEST_PASSWORD_COST } from "./factories.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { SessionUser } from "#server/services/auth.ts";
+import type { SessionUser } from "#server/accounts/index.ts";
 import {
   createRouteTestContext,
   postForm,

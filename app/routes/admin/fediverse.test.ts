@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { DomainError } from "#domain/errors.ts";
 import { appContext } from "#server/request-context.ts";
 import { takeFlash } from "~/lib/flash.server";
-import type { SessionUser } from "../../../server/services/auth.ts";
+import type { SessionUser } from "../../../server/accounts/index.ts";
 import {
   createRouteTestContext,
   postForm,

@@ -6,7 +6,7 @@ import {
   settle,
   TEST_ADMIN,
 } from "../../../tests/support/route-context.ts";
-import type { SessionUser } from "../../../server/services/auth.ts";
+import type { SessionUser } from "../../../server/accounts/index.ts";
 import { takeFlash } from "~/lib/flash.server";
 import { loader as exportLoader } from "../resources/export";
 import { loader as activityLoader } from "./activity";

@@ -3,8 +3,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { formFailure, perform } from "~/lib/forms.server";
 import { readMultipart } from "~/lib/multipart.server";
 import { formText } from "#domain/forms.ts";
-import { MEDIA_LIMITS } from "#domain/media.ts";
-import { TOO_LARGE_MESSAGE } from "#server/media/process.ts";
+import { MEDIA_LIMITS, MEDIA_TOO_LARGE_MESSAGE } from "#domain/media.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/settings-images";
 
@@ -46,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!body.readable) return refuse("", "The upload could not be read.", 400);
   const kind = formText(body.fields, "kind");
   if (!isKind(kind)) return refuse(kind, "Unknown request.", 400);
-  if (body.tooLarge) return refuse(kind, TOO_LARGE_MESSAGE, 413);
+  if (body.tooLarge) return refuse(kind, MEDIA_TOO_LARGE_MESSAGE, 413);
   const bytes = body.file?.bytes;
   if (!body.file || !bytes || bytes.byteLength === 0) return refuse(kind, "Choose an image to upload.", 400);
   const declaredType = body.file.type;

@@ -6,7 +6,7 @@ import { formFailure, parseSubmission, perform } from "~/lib/forms.server";
 import { EMAIL_MAX, PASSWORD_MIN, setupForm } from "#domain/account.ts";
 import { formText, queryText } from "#domain/forms.ts";
 import { appContext } from "#server/request-context.ts";
-import type { SetupLinkState } from "#server/services/setup.ts";
+import type { SetupLinkState } from "#server/accounts/index.ts";
 import { PasswordInput } from "~/components/ui/password-input";
 import type { Route } from "./+types/setup";
 

@@ -15,7 +15,7 @@ import {
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/subscribers-import";
 
-/** The CSV, streamed to a temporary file (server/http-body-limits.ts refuses a larger body first), and the consent box. */
+/** The CSV, streamed to a temporary file (server/kernel/http-body-limits.ts refuses a larger body first), and the consent box. */
 const CSV_LIMITS = { fileBytes: SUBSCRIBER_CSV_MAX_BYTES, fields: 5, fieldBytes: 1024 };
 
 /**

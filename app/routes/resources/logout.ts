@@ -3,7 +3,7 @@ import { isDomainError } from "#domain/errors.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/logout";
 
-/** Signing out changes state, so only a (same-site, see server/http-request-checks.ts) POST does it; a GET just goes home. */
+/** Signing out changes state, so only a (same-site, see server/kernel/http-request-checks.ts) POST does it; a GET just goes home. */
 export function loader() {
   return redirect("/");
 }

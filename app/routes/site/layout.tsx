@@ -5,12 +5,12 @@ import type { loader as rootLoader } from "~/root";
 import { isDomainError } from "#domain/errors.ts";
 import { fediverseHandle } from "#domain/fediverse.ts";
 import { appContext } from "#server/request-context.ts";
-import type { SiteNavigationLinks } from "#server/services/navigation.ts";
+import type { SiteNavigationLinks } from "#server/site/index.ts";
 import type { Route } from "./+types/layout";
 
 /**
  * Every cached reader's page shows the menus, which link to pages by id: a page's new slug or
- * unpublishing ("navigation", server/services/content-changes.ts) must drop it. Only pages that
+ * unpublishing ("navigation", server/kernel/content-changes.ts) must drop it. Only pages that
  * tag themselves are cached, so the tag rides on theirs rather than being added here on its own,
  * which would make every page below (sign-in, unsubscribe links) cacheable.
  */

@@ -7,9 +7,9 @@ import { PageArticle } from "~/components/site/page-article";
 import { type Page, showsOriginalDesign } from "#domain/page.ts";
 import { SLUG_MAX_LENGTH } from "#domain/post.ts";
 import { pagePath } from "#domain/site-urls.ts";
-import { htmlToText } from "#server/html.ts";
+import { htmlToText } from "#server/kernel/html.ts";
 import { appContext } from "#server/request-context.ts";
-import { pageTag } from "#server/services/content-changes.ts";
+import { pageTag } from "#server/kernel/content-changes.ts";
 import { errorMeta, SITE_DESCRIPTION, seoMeta, siteUrlFrom, withSite } from "~/lib/meta";
 import { type RouteErrorData, withRouteErrors } from "~/lib/route-errors.server";
 import { absoluteUrl } from "~/lib/site-urls";
@@ -17,7 +17,7 @@ import { staticPage } from "~/lib/static-page";
 import NotFound, { meta as notFoundMeta } from "./not-found";
 import type { Route } from "./+types/page";
 
-/** Every slug a page can have (server/slugs.ts makes them); anything else is answered without a query. */
+/** Every slug a page can have (server/kernel/slugs.ts makes them); anything else is answered without a query. */
 const PAGE_ADDRESS = new RegExp(`^[a-z0-9-]{1,${SLUG_MAX_LENGTH}}$`);
 
 /** A blank description becomes the body's opening words, as long as an imported post's excerpt. */

@@ -5,7 +5,7 @@ import { PostCard } from "~/components/site/post-card";
 import { SubscribeForm } from "~/components/site/subscribe-form";
 import { ArrowLeftIcon } from "~/components/ui/icons";
 import { buttonStyles } from "~/components/ui/styles";
-import { postTag } from "#server/services/content-changes.ts";
+import { postTag } from "#server/kernel/content-changes.ts";
 import { formFailure, parseSubmission } from "~/lib/forms.server";
 import { errorMeta, postMeta, withSite } from "~/lib/meta";
 import { postPath, toArticleData, toPostCardData } from "~/lib/post-card-data";

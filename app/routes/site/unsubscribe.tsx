@@ -22,7 +22,7 @@ export const loader = withRouteErrors(failed, async ({ request, context }: Route
 /**
  * The button, and RFC 8058's one-click POST (`List-Unsubscribe=One-Click`) that a mail provider
  * sends to the List-Unsubscribe address without a cookie or an Origin naming this site (the
- * same-origin check lets this path through: server/http-request-checks.ts). The signed token in
+ * same-origin check lets this path through: server/kernel/http-request-checks.ts). The signed token in
  * the address is the only authority; using it again succeeds again.
  */
 export const action = withRouteErrors(failed, async ({ request, context }: Route.ActionArgs) => {

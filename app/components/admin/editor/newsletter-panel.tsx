@@ -4,7 +4,7 @@ import { buttonStyles } from "~/components/ui/styles";
 import { formatDateTime, pluralise } from "~/lib/format";
 import type { PostNewsletter } from "#domain/post.ts";
 
-/** A post's send as the admin shows it (server/repositories/email-outbox.ts SendProgress). */
+/** A post's send as the admin shows it (server/newsletter/repositories/email-outbox.ts SendProgress). */
 export interface PostSendView {
   state: "sending" | "done" | "cancelled";
   total: number;

@@ -1,0 +1,138 @@
+import type { Kysely } from "kysely";
+import { INVITATION_TTL_MS } from "#domain/account.ts";
+import { DomainError } from "#domain/errors.ts";
+import type { Database } from "../kernel/db/schema.ts";
+import * as admins from "./repositories/admins.ts";
+import * as invitations from "./repositories/invitations.ts";
+import type { AuditLog } from "./audit.ts";
+import type { SessionUser } from "./auth.ts";
+import { hashPassword, OWASP_SCRYPT_COST, type ScryptCost } from "./passwords.ts";
+import { createToken, hashToken } from "../kernel/tokens.ts";
+
+/** The Users screen shows this many accounts and invitations a page. */
+export const USERS_PAGE_SIZE = 50;
+
+export type InvitationState = "open" | "invalid";
+
+const forbidden = () => new DomainError("FORBIDDEN", "Only the owner can manage users");
+
+/** Accounts and invitations. Every change is the owner's alone, checked here as well as in the route. */
+export function createUserService({
+  db,
+  now,
+  audit,
+  passwordCost = OWASP_SCRYPT_COST,
+}: {
+  db: Kysely<Database>;
+  now: () => Date;
+  audit: AuditLog;
+  passwordCost?: ScryptCost;
+}) {
+  const actorOf = (user: SessionUser) => ({ id: user.id, label: user.username });
+  const requireOwner = (user: SessionUser) => {
+    if (user.role !== "owner") throw forbidden();
+  };
+
+  async function requireAccount(id: string) {
+    const account = await admins.findAdminById(db, id);
+    if (!account) throw new DomainError("ACCOUNT_NOT_FOUND", "This account no longer exists");
+    return account;
+  }
+
+  return {
+    async listPage(owner: SessionUser, page: number) {
+      requireOwner(owner);
+      const rows = await admins.listAdmins(db, { limit: USERS_PAGE_SIZE + 1, offset: (page - 1) * USERS_PAGE_SIZE });
+      const pending = await invitations.listOpenInvitations(db, { now: now().toISOString(), limit: USERS_PAGE_SIZE });
+      return {
+        accounts: rows.slice(0, USERS_PAGE_SIZE).map(({ id, email, displayName, role, totpEnabled, createdAt }) => ({
+          id,
+          email,
+          displayName,
+          role,
+          totpEnabled,
+          createdAt,
+        })),
+        hasNextPage: rows.length > USERS_PAGE_SIZE,
+        invitations: pending,
+      };
+    },
+
+    /** A new invitation; its link token is returned this once (the database keeps only its hash). */
+    async invite(owner: SessionUser, email: string) {
+      requireOwner(owner);
+      if (await admins.findAdminByEmail(db, email)) {
+        throw new DomainError("ACCOUNT_EXISTS", "An account with this email already exists");
+      }
+      const token = createToken();
+      const at = now();
+      await invitations.deleteExpiredInvitations(db, at.toISOString());
+      const invitation = await invitations.insertInvitation(db, {
+        tokenHash: hashToken(token),
+        email,
+        invitedBy: owner.id,
+        createdAt: at.toISOString(),
+        expiresAt: new Date(at.getTime() + INVITATION_TTL_MS).toISOString(),
+      });
+      await audit.record(actorOf(owner), "user-invited", invitation.email);
+      return { token, invitation };
+    },
+
+    async revokeInvitation(owner: SessionUser, id: string): Promise<boolean> {
+      requireOwner(owner);
+      const revoked = await invitations.deleteInvitation(db, id);
+      if (revoked) await audit.record(actorOf(owner), "invitation-revoked", revoked.email);
+      return revoked !== undefined;
+    },
+
+    /** The invitation a link opens, if it is still open. */
+    async checkInvitation(token: string) {
+      if (!token) return undefined;
+      return invitations.findOpenInvitation(db, hashToken(token), now().toISOString());
+    },
+
+    /** Creates the invited account and spends the link. */
+    async acceptInvitation(token: string, displayName: string, password: string) {
+      if (!(await this.checkInvitation(token))) {
+        throw new DomainError("INVITATION_INVALID", "This invitation link is not valid");
+      }
+      const passwordHash = await hashPassword(password, passwordCost);
+      const result = await invitations.acceptInvitation(db, {
+        tokenHash: hashToken(token),
+        now: now().toISOString(),
+        displayName,
+        passwordHash,
+      });
+      if (result === undefined) throw new DomainError("INVITATION_INVALID", "This invitation link is not valid");
+      if (result === "taken") throw new DomainError("ACCOUNT_EXISTS", "An account with this email already exists");
+      await audit.record({ id: result.id, label: result.displayName }, "invitation-accepted", result.email);
+      return result;
+    },
+
+    /** Makes an editor the owner; the owner becomes an editor. */
+    async transferOwnership(owner: SessionUser, toId: string): Promise<void> {
+      requireOwner(owner);
+      const target = await requireAccount(toId);
+      if (!(await admins.transferOwnership(db, owner.id, toId))) {
+        throw new DomainError("FORBIDDEN", "Ownership can only pass from the owner to an editor");
+      }
+      await audit.record(actorOf(owner), "ownership-transferred", target.email);
+    },
+
+    /** Removes an editor's account and sessions; their posts stay, under the author name they carry. */
+    async removeAccount(owner: SessionUser, id: string): Promise<void> {
+      requireOwner(owner);
+      const target = await requireAccount(id);
+      if (!(await admins.deleteEditor(db, id))) {
+        throw new DomainError("FORBIDDEN", "The owner's account cannot be removed; transfer ownership first");
+      }
+      await audit.record(actorOf(owner), "user-removed", target.email);
+    },
+
+    async updateDisplayName(user: SessionUser, displayName: string): Promise<void> {
+      await admins.updateDisplayName(db, user.id, displayName);
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

@@ -1,0 +1,314 @@
+import { createHmac } from "node:crypto";
+import type { Kysely } from "kysely";
+import {
+  type Comment,
+  type CommentInput,
+  commentSchema,
+  type CommentStatus,
+  type ModerationAction,
+  type RemoteAuthor,
+} from "#domain/comment.ts";
+import { type CommentSettings, commentSettingsSchema, DEFAULT_COMMENT_SETTINGS } from "#domain/comment-settings.ts";
+import { COMMENTS_PER_PAGE, type Page, pageWindow } from "#domain/pagination.ts";
+import type { Database } from "../kernel/db/schema.ts";
+import { COMMENTS_CLOSED_MESSAGE } from "#domain/comment.ts";
+import { DomainError, RateLimitedError } from "#domain/errors.ts";
+import * as comments from "./repositories/comments.ts";
+import * as remoteReplies from "./repositories/comments-remote.ts";
+import { type ContentChanges, createContentChanges, postTag } from "../kernel/content-changes.ts";
+import * as settings from "../kernel/repositories/settings.ts";
+import { areCommentsClosed, COMMENT_POLICY, decideComment } from "./policy.ts";
+import { createRateLimiter, type RateLimitPolicy } from "../kernel/rate-limit.ts";
+import { remoteAuthorName, remoteReplyText } from "./remote-reply-text.ts";
+
+/**
+ * Per client address: far more than a person writes in ten minutes, few enough that a
+ * script cannot bury a post under spam. Counted in the database, so every app server shares it.
+ */
+export const COMMENT_RATE_LIMIT: RateLimitPolicy = { maxHits: 20, windowMs: 10 * 60 * 1000 };
+
+/** One page of the Comments screen; also the most ids one moderation request may name. */
+export const MODERATION_PAGE_SIZE = 50;
+
+const SETTINGS_KEY = "comments";
+/** What the Comments screen says of a reply from the fediverse: every one waits for the moderator. */
+export const REMOTE_REPLY_HELD_REASON = "Reply from the fediverse";
+const COMMENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface CommentServiceDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+  /** The secret that salts address hashes (COMMENT_IP_SALT or data/comment-ip-salt). */
+  ipSalt: string;
+  rateLimit?: RateLimitPolicy;
+  floodWindowMs?: number;
+  changes?: ContentChanges;
+}
+
+/** A comment the blog brings itself (the demo content): its text, its writer's name, its time. */
+export interface SeededComment extends CommentInput {
+  createdAt: string;
+}
+
+export interface Visitor {
+  clientAddress: string;
+  /** The form's hidden field; people leave it empty. */
+  honeypot?: string;
+}
+
+export function createCommentService({
+  db,
+  now,
+  ipSalt,
+  rateLimit = COMMENT_RATE_LIMIT,
+  floodWindowMs = COMMENT_POLICY.floodWindowMs,
+  changes = createContentChanges(),
+}: CommentServiceDeps) {
+  const limiter = createRateLimiter({ db, now, secret: ipSalt });
+  const hashAddress = (address: string) => createHmac("sha256", ipSalt).update(address).digest("hex");
+  const validIds = (ids: readonly string[]) =>
+    [...new Set(ids)].filter((id) => COMMENT_ID_PATTERN.test(id)).slice(0, MODERATION_PAGE_SIZE);
+
+  /** One page of a post's approved comments, newest first: all the public ever sees of them. */
+  async function listPublicComments(postId: string, page = 1): Promise<Page<Comment>> {
+    const [items, total] = await Promise.all([
+      comments.listCommentsForPost(db, postId, pageWindow(page, COMMENTS_PER_PAGE)),
+      comments.countCommentsForPost(db, postId),
+    ]);
+    return { items, total, page, pageSize: COMMENTS_PER_PAGE };
+  }
+
+  async function readSettings(): Promise<CommentSettings> {
+    const stored = await settings.readSetting(db, SETTINGS_KEY);
+    const parsed = commentSettingsSchema.safeParse(stored ?? {});
+    return parsed.success ? parsed.data : DEFAULT_COMMENT_SETTINGS;
+  }
+
+  return {
+    readSettings,
+
+    async saveSettings(input: CommentSettings): Promise<void> {
+      await settings.writeSetting(db, SETTINGS_KEY, input);
+    },
+
+    /**
+     * Visitors may comment on published posts whose comments are open, at any of a post's
+     * addresses (its slug, a former slug, its id); the answer carries the current slug, where
+     * the comment shows. With the visitor's address, each attempt counts against that
+     * address's budget first, so refused spam costs one write; then the policy
+     * (comment-policy.ts) publishes, holds or refuses it. Five statements at most, none
+     * reading the post's body (tests/integration/comments.test.ts counts them).
+     */
+    async addComment(
+      postAddress: string,
+      input: CommentInput,
+      visitor?: Visitor,
+    ): Promise<Comment & { status: CommentStatus; postSlug: string }> {
+      if (visitor) await limiter.consume(`comment:${visitor.clientAddress}`, rateLimit);
+      const at = now();
+      const found = await comments.findCommentablePost(db, postAddress, at.toISOString());
+      if (!found) throw new DomainError("POST_NOT_FOUND", "Post not found");
+      const { post } = found;
+      if (!post) throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
+      const postId = post.id;
+
+      const ipHash = visitor ? hashAddress(visitor.clientAddress) : null;
+      const [policySettings, address] = await Promise.all([
+        readSettings(),
+        ipHash === null
+          ? null
+          : comments.describeAddress(db, {
+              ipHash,
+              postId,
+              content: input.content,
+              since: new Date(at.getTime() - COMMENT_POLICY.duplicateWindowMs).toISOString(),
+            }),
+      ]);
+      const decision = decideComment(
+        { ...input, honeypot: visitor?.honeypot ?? "" },
+        { post, settings: policySettings, now: at, address, floodWindowMs },
+      );
+      if (decision.outcome === "refuse") {
+        switch (decision.refusal) {
+          case "closed":
+            throw new DomainError("COMMENTS_CLOSED", COMMENTS_CLOSED_MESSAGE);
+          case "honeypot":
+            throw new DomainError("COMMENT_REFUSED", "Comment refused: the hidden field was filled in");
+          case "duplicate":
+            throw new DomainError("DUPLICATE_COMMENT", "Duplicate comment");
+          case "flood":
+            throw new RateLimitedError(decision.retryAfterSeconds, "COMMENT_FLOOD");
+        }
+      }
+      const status = decision.outcome === "hold" ? "pending" : "approved";
+      const comment = await comments.insertComment(db, {
+        postId,
+        author: input.author,
+        content: input.content,
+        createdAt: at.toISOString(),
+        status,
+        ipHash,
+        heldReason: decision.outcome === "hold" ? decision.reason : null,
+      });
+      // A held comment changes no public page: only its writer sees it, and their pages bypass the cache.
+      if (status === "approved") changes.publish([postTag(postId)], "comment");
+      return { ...comment, status, postSlug: post.slug };
+    },
+
+    listPublicComments,
+
+    /**
+     * Comments the blog brings itself (the demo content), approved as a moderator would, with
+     * the names and times given and no sender's address. They pass the comment form's schema and
+     * go only to a public post, as a visitor's would; none is dated after now.
+     */
+    async addApprovedComments(postId: string, seeded: readonly SeededComment[]): Promise<Comment[]> {
+      const at = now().toISOString();
+      const found = await comments.findCommentablePost(db, postId, at);
+      if (found?.post?.id !== postId) throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
+      const added: Comment[] = [];
+      for (const { createdAt, ...input } of seeded) {
+        const fields = commentSchema.parse(input);
+        const comment = await comments.insertComment(db, {
+          postId,
+          ...fields,
+          createdAt: new Date(Math.min(Date.parse(createdAt), Date.parse(at))).toISOString(),
+          status: "approved",
+          ipHash: null,
+          heldReason: null,
+        });
+        added.push(comment);
+      }
+      if (added.length > 0) changes.publish([postTag(postId)], "comment");
+      return added;
+    },
+
+    /**
+     * A reply from the fediverse to a public post whose comments are open becomes a held comment
+     * (issue 25): its HTML read as text (remote-reply-text.ts), its author's name and handle, a
+     * link to their profile. The same note again changes nothing; an edit of it (same author)
+     * replaces the text and holds it again. Undefined when the post takes no comment or the
+     * note has no text.
+     */
+    async receiveRemoteReply(reply: {
+      postId: string;
+      noteUrl: string;
+      remoteAuthor: RemoteAuthor;
+      authorName: string | null;
+      contentHtml: string;
+      published?: Date;
+    }): Promise<{ commentId: string; outcome: "held" | "edited" | "unchanged" } | undefined> {
+      const at = now();
+      const content = remoteReplyText(reply.contentHtml);
+      const author = remoteAuthorName(reply.authorName, reply.remoteAuthor.handle);
+      if (content === "") return undefined;
+      const existing = await remoteReplies.findRemoteReply(db, reply.noteUrl, reply.remoteAuthor.url);
+      if (existing) {
+        // Spam stays spam whatever its author edits.
+        if (existing.content === content || existing.status === "spam") {
+          return { commentId: existing.id, outcome: "unchanged" };
+        }
+        await remoteReplies.updateRemoteReply(db, existing.id, {
+          author,
+          content,
+          heldReason: REMOTE_REPLY_HELD_REASON,
+        });
+        if (existing.status === "approved") changes.publish([postTag(existing.postId)], "comment");
+        return { commentId: existing.id, outcome: "edited" };
+      }
+      const [found, policySettings] = await Promise.all([
+        comments.findCommentablePost(db, reply.postId, at.toISOString()),
+        readSettings(),
+      ]);
+      const post = found?.post;
+      if (!post || post.id !== reply.postId || areCommentsClosed(post, policySettings, at)) return undefined;
+      // A remote clock may be ahead, or lie: a reply is never dated after its arrival.
+      const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
+      const comment = await remoteReplies.insertRemoteReply(db, {
+        postId: post.id,
+        author,
+        content,
+        createdAt: published.toISOString(),
+        heldReason: REMOTE_REPLY_HELD_REASON,
+        noteUrl: reply.noteUrl,
+        remoteAuthor: reply.remoteAuthor,
+      });
+      return comment && { commentId: comment.id, outcome: "held" };
+    },
+
+    /** Removes the comment a note became, when its author deletes the note; false when there was none. */
+    async removeRemoteReply(noteUrl: string, actorUrl: string): Promise<boolean> {
+      const removed = await remoteReplies.deleteRemoteReply(db, noteUrl, actorUrl);
+      if (removed?.status === "approved") changes.publish([postTag(removed.postId)], "comment");
+      return removed !== undefined;
+    },
+
+    /** Replies from the fediverse per post, held ones included, spam left out. */
+    async countRemoteReplies(postIds: readonly string[]): Promise<Map<string, number>> {
+      return remoteReplies.countRemoteReplies(db, postIds);
+    },
+
+    /**
+     * Everything under a post's article: a page of its approved comments (newest first),
+     * whether it takes comments now, and which of the visitor's own held comments
+     * (`visitorPendingIds`, from their cookie) to show them.
+     */
+    async describeThread(
+      post: { id: string; createdAt: string; commentsClosed: boolean },
+      visitorPendingIds: readonly string[] = [],
+      commentPage = 1,
+    ): Promise<{ comments: Page<Comment>; open: boolean; awaitingModeration: Comment[] }> {
+      const ids = validIds(visitorPendingIds);
+      const [page, policySettings, awaitingModeration] = await Promise.all([
+        listPublicComments(post.id, commentPage),
+        readSettings(),
+        comments.listPendingCommentsByIds(db, post.id, ids),
+      ]);
+      return { comments: page, open: !areCommentsClosed(post, policySettings, now()), awaitingModeration };
+    },
+
+    async countPending(): Promise<number> {
+      return comments.countPendingComments(db);
+    },
+
+    /** The tab the Comments screen opens on when none is named: Pending when any wait, else Approved. */
+    async openingModerationTab(filter: { postId?: string; search?: string }): Promise<CommentStatus> {
+      return openingTab(await comments.countCommentsByStatus(db, filter));
+    },
+
+    /** One page of a tab of the Comments screen; without a tab, the opening one. */
+    async listForModeration(options: { status?: CommentStatus; postId?: string; search?: string; page?: number }) {
+      const filter = { postId: options.postId, search: options.search };
+      const counts = await comments.countCommentsByStatus(db, filter);
+      const status = options.status ?? openingTab(counts);
+      const pageCount = Math.max(1, Math.ceil(counts[status] / MODERATION_PAGE_SIZE));
+      const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
+      const rows = await comments.listModeratedComments(
+        db,
+        { ...filter, status },
+        { limit: MODERATION_PAGE_SIZE, offset: (page - 1) * MODERATION_PAGE_SIZE },
+      );
+      return { status, counts, page, pageCount, comments: rows };
+    },
+
+    /** Applies one moderation action to up to a page of comments; returns how many it changed. */
+    async moderate(action: ModerationAction, ids: readonly string[]): Promise<number> {
+      const chosen = validIds(ids);
+      const affectedPosts = await comments.listPostIdsOfComments(db, chosen);
+      const changed = await {
+        approve: () => comments.approveComments(db, chosen),
+        unapprove: () => comments.setCommentStatus(db, chosen, "pending"),
+        spam: () => comments.markCommentsAsSpam(db, chosen, now().toISOString()),
+        delete: () => comments.deleteComments(db, chosen),
+      }[action]();
+      changes.publish(affectedPosts.map(postTag), "comment");
+      return changed;
+    },
+  };
+}
+
+function openingTab(counts: Record<CommentStatus, number>): CommentStatus {
+  return counts.pending > 0 ? "pending" : "approved";
+}
+
+export type CommentService = ReturnType<typeof createCommentService>;

@@ -1,0 +1,8 @@
+// The newsletter capability's public face (README.md): all that other capabilities, the composition root, app/ and cli/ import from it.
+export { createMailer } from "./mailer.ts";
+export { createOutbox, type OutboxTuning } from "./outbox.ts";
+export { createPostNewsletter } from "./post-newsletter.ts";
+export { insertSubscribers, type SubscriberRow } from "./repositories/subscribers.ts";
+export { createSubscriberAdmin } from "./subscriber-admin.ts";
+export { csvCell } from "./subscriber-csv.ts";
+export { createSubscriptionService, createSubscriptionTokens } from "./subscriptions.ts";

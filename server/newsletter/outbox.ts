@@ -1,0 +1,320 @@
+import type { Kysely, Transaction } from "kysely";
+import { escapeXml } from "#domain/escape.ts";
+import type { Dialect } from "../kernel/db/connect.ts";
+import type { Database } from "../kernel/db/schema.ts";
+import {
+  type BatchOutcome,
+  cancelSend,
+  type ClaimedDelivery,
+  type ClaimedSend,
+  claimDeliveries,
+  extendClaims,
+  findActiveSubscriberIds,
+  findClaimedSends,
+  findSendProgress,
+  insertPostSend,
+  insertSingleSend,
+  recordBatch,
+  recordSent,
+  releaseExpiredClaims,
+  type SendContent,
+  type SendProgress,
+} from "./repositories/email-outbox.ts";
+import { newId } from "../kernel/rows.ts";
+import { type PeriodicWorker, periodicWorker, type Worker } from "../kernel/workers.ts";
+import type { Mailer, OutgoingMessage } from "./mailer.ts";
+import { MailerError } from "./mailer.ts";
+
+export type { SendProgress } from "./repositories/email-outbox.ts";
+
+/** Filled per recipient at send time, in the bodies and the List-Unsubscribe header. */
+export const UNSUBSCRIBE_PLACEHOLDER = "{{unsubscribe_url}}";
+
+/** Who an email says it is from (beside MAIL_FROM's address) and where replies go. */
+export interface Sender {
+  name: string;
+  replyTo: string | undefined;
+}
+
+export interface OutboxTuning {
+  /** Deliveries claimed at once; at most SMTP_RATE, so a batch takes about a second. */
+  batchSize?: number;
+  /** How long a claim holds before another worker may take the delivery over. */
+  leaseMs?: number;
+  /** How often an idle worker looks for work queued by another server or come due. */
+  pollMs?: number;
+  /** The first retry's wait after a temporary failure; each next one waits twice as long. */
+  retryBaseMs?: number;
+}
+
+const DEFAULTS = { batchSize: 50, leaseMs: 30_000, pollMs: 2_000, retryBaseMs: 60_000 };
+/** Temporary failures before a delivery is given up on: with a minute doubling, about four hours. */
+const MAX_ATTEMPTS = 8;
+const MAX_RETRY_MS = 60 * 60 * 1000;
+
+/**
+ * The newsletter outbox (docs/decisions/0014-newsletter-outbox.md). Enqueueing only writes rows;
+ * a worker in each app server, started at boot when SMTP_URL is set, claims small batches with a
+ * lease and records each result, so nothing waits on SMTP in a reader's request and a send
+ * resumes after a crash: at most two messages per SMTP connection go out twice.
+ */
+export function createOutbox({
+  db,
+  dialect,
+  now,
+  unsubscribeUrl,
+  readSender,
+  tuning = {},
+}: {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  now: () => Date;
+  /** The one-click unsubscribe address of a subscriber, put in their post emails. */
+  unsubscribeUrl: (subscriberId: string) => string;
+  /** The From name and Reply-To, read for each batch so a change in Settings applies to the next. */
+  readSender: () => Promise<Sender>;
+  tuning?: OutboxTuning;
+}) {
+  const { leaseMs, pollMs, retryBaseMs, batchSize } = { ...DEFAULTS, ...tuning };
+  let running: PeriodicWorker | undefined;
+
+  const wakeWorker = () => void running?.nudge();
+
+  async function runBatch(mailer: Mailer, limit: number): Promise<boolean> {
+    const at = now();
+    const claimed = await claimDeliveries(db, dialect, {
+      at: at.toISOString(),
+      leaseUntil: new Date(at.getTime() + leaseMs).toISOString(),
+      limit,
+    });
+    if (claimed.length === 0) return false;
+
+    const sender = await readSender();
+    const sends = await findClaimedSends(db, [...new Set(claimed.map((delivery) => delivery.sendId))]);
+    const active = await findActiveSubscriberIds(db, postSubscriberIds(claimed, sends));
+    const outcome: BatchOutcome = { at: "", failed: [], retry: [], dropped: [], bounced: [] };
+    const deliverable = claimed.filter((delivery) => {
+      const send = sends.get(delivery.sendId);
+      const gone = send?.kind === "post" && !(delivery.subscriberId && active.has(delivery.subscriberId));
+      if (!send || gone) outcome.dropped.push(delivery);
+      return send && !gone;
+    });
+
+    const pending = new Set(deliverable.map((delivery) => delivery.id));
+    // A renewal that fails leaves the lease as it was; at worst another worker sends a row twice.
+    const renewLease = setInterval(() => {
+      void extendClaims(db, [...pending], new Date(now().getTime() + leaseMs).toISOString()).catch(() => {});
+    }, leaseMs / 3);
+    const recordAccepted = createSentRecorder((deliveries) => recordSent(db, deliveries, now().toISOString()));
+    let recordFailure: { error: unknown } | undefined;
+    const record = (delivery: ClaimedDelivery) =>
+      recordAccepted(delivery)
+        // Left claimed: after its lease it goes out again, the one duplicate an outage costs.
+        .catch((error: unknown) => void (recordFailure ??= { error }))
+        .finally(() => pending.delete(delivery.id));
+    // One message at a time per connection of the mailer's pool, each recorded as sent while its
+    // connection sends the next, and before the one after: a crash repeats at most two messages
+    // per connection, those SMTP held or had just taken (docs/decisions/0014-newsletter-outbox.md).
+    const queue = deliverable.values();
+    const sendInTurn = async () => {
+      let recording: Promise<void> = Promise.resolve();
+      for (const delivery of queue) {
+        try {
+          await mailer.send(compose(delivery, sends.get(delivery.sendId)!, sender));
+        } catch (error) {
+          sortFailure(outcome, delivery, error);
+          pending.delete(delivery.id);
+          continue;
+        }
+        await recording;
+        recording = record(delivery);
+      }
+      await recording;
+    };
+    try {
+      await Promise.all(Array.from({ length: mailer.connections }, sendInTurn));
+    } finally {
+      clearInterval(renewLease);
+    }
+    outcome.at = now().toISOString();
+    await recordBatch(db, outcome);
+    if (recordFailure) throw recordFailure.error;
+    return true;
+  }
+
+  function sortFailure(outcome: BatchOutcome, delivery: ClaimedDelivery, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    const permanent = error instanceof MailerError && error.permanent;
+    if (permanent) {
+      outcome.failed.push({ delivery, error: message });
+      if (delivery.subscriberId) outcome.bounced.push(delivery.subscriberId);
+    } else if (delivery.attempts >= MAX_ATTEMPTS) {
+      outcome.failed.push({ delivery, error: message });
+    } else {
+      const wait = Math.min(retryBaseMs * 2 ** (delivery.attempts - 1), MAX_RETRY_MS);
+      outcome.retry.push({ delivery, error: message, nextAttemptAt: new Date(now().getTime() + wait).toISOString() });
+    }
+  }
+
+  function compose(delivery: ClaimedDelivery, send: ClaimedSend, sender: Sender): OutgoingMessage {
+    const from = { fromName: sender.name, ...(sender.replyTo ? { replyTo: sender.replyTo } : {}) };
+    if (send.kind !== "post" || !delivery.subscriberId) {
+      return { ...from, to: delivery.to, subject: send.subject, html: send.html, text: send.text };
+    }
+    const url = unsubscribeUrl(delivery.subscriberId);
+    return {
+      ...from,
+      to: delivery.to,
+      subject: send.subject,
+      html: send.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeXml(url)),
+      text: send.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, url),
+      // RFC 8058: mail clients show an unsubscribe button that POSTs to the URL, no page needed.
+      // No mailto: the blog reads no mailbox, so an email asking to unsubscribe would go unanswered.
+      headers: {
+        "List-Unsubscribe": `<${url}>`,
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      },
+    };
+  }
+
+  /** One turn of the worker; true when it sent a batch, so the next may be waiting already. */
+  function createTurn(mailer: Mailer, tick?: () => Promise<unknown>): () => Promise<boolean> {
+    const limit = Math.max(1, Math.min(batchSize, mailer.rate));
+    let releasedAt = 0;
+    let tickedAt = 0;
+    return async () => {
+      // Between batches too, so a post whose time comes during a long send is not kept waiting.
+      if (tick && Date.now() - tickedAt >= pollMs) {
+        tickedAt = Date.now();
+        await tick();
+      }
+      // One process serves a SQLite file, so any claim left there is a crashed run's.
+      if (releasedAt === 0 && dialect === "sqlite") await releaseExpiredClaims(db, undefined);
+      if (Date.now() - releasedAt >= leaseMs / 2) {
+        await releaseExpiredClaims(db, now().toISOString());
+        releasedAt = Date.now();
+      }
+      return runBatch(mailer, limit);
+    };
+  }
+
+  /**
+   * This server's sender (server/kernel/workers.ts); `onError` hears of a batch that failed (the
+   * database was away). `tick` runs every poll before the worker looks for work: it queues the
+   * confirmations subscriptions asked for. Its stop lets the batch in flight finish and record
+   * its results.
+   */
+  function worker(mailer: Mailer, onError: (error: unknown) => void, tick?: () => Promise<unknown>): Worker {
+    const loop = periodicWorker({
+      name: "newsletter outbox",
+      everyMs: pollMs,
+      run: createTurn(mailer, tick),
+      onError,
+      runAtStart: true,
+    });
+    return {
+      name: loop.name,
+      async start() {
+        if (running) return;
+        running = loop;
+        await loop.start();
+      },
+      async stop() {
+        if (running !== loop) return;
+        running = undefined;
+        await loop.stop();
+      },
+      nudge: wakeWorker,
+    };
+  }
+
+  return {
+    /** Queues one email (a confirmation, a notice) to an address; the worker sends it soon after. */
+    async enqueueSingle({ to, ...content }: SendContent & { to: string }): Promise<string> {
+      const id = newId();
+      await insertSingleSend(db, { id, to, content, at: now().toISOString() });
+      wakeWorker();
+      return id;
+    },
+
+    /**
+     * Queues a post's email to every active subscriber, composed once; null when the post was
+     * already sent (or is being sent): a post is emailed once in its life. In the caller's
+     * transaction `trx` (a post's save), the caller wakes the worker once it commits: woken
+     * before, the worker would find nothing yet.
+     */
+    async enqueuePostSend(
+      { postId, ...content }: SendContent & { postId: string },
+      trx?: Transaction<Database>,
+    ): Promise<{ sendId: string; total: number } | null> {
+      const id = newId();
+      const at = now().toISOString();
+      const created = await insertPostSend(trx ?? db, { id, postId, content, at });
+      if (!created) return null;
+      if (!trx) wakeWorker();
+      return { sendId: id, total: created.total };
+    },
+
+    /** Sends what a committed transaction queued now, rather than at the worker's next look. */
+    wake: wakeWorker,
+
+    /** False when the send is not going out (already done or cancelled, or unknown). */
+    cancel(sendId: string): Promise<boolean> {
+      return cancelSend(db, sendId, now().toISOString());
+    },
+
+    progress(sendId: string): Promise<SendProgress | undefined> {
+      return findSendProgress(db, sendId);
+    },
+
+    worker,
+
+    /** Starts this server's worker at once (tests and tools; `server.ts` starts `worker` in its list). */
+    start(mailer: Mailer, onError: (error: unknown) => void, tick?: () => Promise<unknown>): void {
+      void worker(mailer, onError, tick).start();
+    },
+
+    /** Lets the batch in flight finish and record its results, then returns. */
+    async stop(): Promise<void> {
+      const loop = running;
+      running = undefined;
+      await loop?.stop();
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;
+
+/**
+ * Writes accepted messages as they come: one write at a time, and the messages accepted while it
+ * runs share the next, so recording each costs no more writes than the database can take.
+ * The promise of each message settles once its write committed (or failed).
+ */
+function createSentRecorder(write: (deliveries: ClaimedDelivery[]) => Promise<void>) {
+  let waiting: { delivery: ClaimedDelivery; settle: (failure: { error: unknown } | undefined) => void }[] = [];
+  let writing = false;
+  async function drain() {
+    writing = true;
+    while (waiting.length > 0) {
+      const group = waiting;
+      waiting = [];
+      const failure = await write(group.map((entry) => entry.delivery)).then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      for (const entry of group) entry.settle(failure);
+    }
+    writing = false;
+  }
+  return (delivery: ClaimedDelivery) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ delivery, settle: (failure) => (failure ? reject(failure.error) : resolve()) });
+      if (!writing) void drain();
+    });
+}
+
+function postSubscriberIds(claimed: ClaimedDelivery[], sends: Map<string, ClaimedSend>): string[] {
+  return claimed.flatMap((delivery) =>
+    sends.get(delivery.sendId)?.kind === "post" && delivery.subscriberId ? [delivery.subscriberId] : [],
+  );
+}
