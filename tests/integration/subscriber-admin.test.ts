@@ -210,7 +210,9 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
     const delay = monitorEventLoopDelay({ resolution: 10 });
     try {
       delay.enable();
+      const started = performance.now();
       const report = await importCsv(services, { path: file }, { consent: false });
+      const elapsed = performance.now() - started;
       delay.disable();
       const invalid = rows / 500;
       expect(report).toMatchObject({
@@ -225,8 +227,9 @@ describe.each(testDialects())("the Subscribers screen's services on $dialect", (
         `Warning: ${invalid - 100} more lines are not valid and not listed here`,
       );
       expect(describeSubscriberImport(report)[0]).toContain(`${invalid} not valid`);
-      // Readers' requests wait at most one batch, not the whole file.
-      expect(delay.max / 1e6).toBeLessThan(250);
+      // Readers' requests wait at most one batch, not the whole file: a small part of the import's
+      // time (a file read in one piece held the loop for all of it), whatever the machine's load.
+      expect(delay.max / 1e6).toBeLessThan(Math.max(250, elapsed / 4));
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
