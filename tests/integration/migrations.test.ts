@@ -20,12 +20,13 @@ describe.each(testDialects())("migrations on $dialect", ({ dialect, skip }) => {
   });
 
   it("step back over the newest one and forward again", async () => {
-    const { error, results } = await createMigrator(handle.db, dialect).migrateTo("0023-fediverse-create-ids");
+    const migrator = createMigrator(handle.db, dialect);
+    const names = (await migrator.getMigrations()).map((migration) => migration.name);
+    const [previous, newest] = names.slice(-2);
+    const { error, results } = await migrator.migrateTo(previous!);
     expect(error).toBeUndefined();
-    expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual([
-      "Down 0024-subscriber-imports",
-    ]);
-    expect(await migrateToLatest(handle.db, dialect)).toEqual(["0024-subscriber-imports"]);
+    expect(results?.map((result) => `${result.direction} ${result.migrationName}`)).toEqual([`Down ${newest}`]);
+    expect(await migrateToLatest(handle.db, dialect)).toEqual([newest]);
   });
 
   it("create the tables every query needs", async () => {

@@ -25,6 +25,7 @@ import { rateLimitKeyHashesSchema } from "./migrations/0021-rate-limit-key-hashe
 import { subscriberAddressKeySchema } from "./migrations/0022-subscriber-address-key.ts";
 import { fediverseCreateIdsSchema } from "./migrations/0023-fediverse-create-ids.ts";
 import { subscriberImportsSchema } from "./migrations/0024-subscriber-imports.ts";
+import { commentThreadsSchema } from "./migrations/0025-comment-threads.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -54,6 +55,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0022-subscriber-address-key": subscriberAddressKeySchema(),
     "0023-fediverse-create-ids": fediverseCreateIdsSchema(dialect),
     "0024-subscriber-imports": subscriberImportsSchema(),
+    "0025-comment-threads": commentThreadsSchema(),
   };
 }
 

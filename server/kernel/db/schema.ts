@@ -137,6 +137,10 @@ export interface CommentsTable {
   remote_note_url: ColumnType<string | null, string | null | undefined, string | null>;
   remote_actor_url: ColumnType<string | null, string | null | undefined, string | null>;
   remote_actor_handle: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The top-level comment this one replies to (migration 0025); null for a top-level comment. */
+  parent_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The signed-in writer who wrote it (migration 0025); null for a reader's comment. */
+  author_user_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Addresses (as hashes) whose comments are held: added when a moderator marks a comment as spam. */
