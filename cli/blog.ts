@@ -1,5 +1,14 @@
 // `npm run blog -- <command>`: administration from the shell, over the same services the site uses.
-import { closeSync, createWriteStream, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import {
+  closeSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -52,6 +61,14 @@ Commands:
 The database is DATABASE_URL (default file:./data/blog.sqlite).`;
 
 const emailSchema = z.email();
+
+/**
+ * Commands that act on a blog that already exists. Pointed at a SQLite file that does not exist
+ * (DATABASE_URL not set as the server has it, say), they would otherwise back up, export or change
+ * a new empty blog and report success; the commands that build a blog (migrate, create-admin,
+ * seed-demo, import, bench-data) create it and say so.
+ */
+const COMMANDS_ON_AN_EXISTING_BLOG = new Set(["backup", "export", "media", "reset-password", "reset-2fa"]);
 
 function fail(message: string): never {
   console.error(message);
@@ -120,6 +137,15 @@ async function main(): Promise<void> {
     return;
   }
   const importOptions = command === "import" ? readImportOptions(values) : DEFAULT_IMPORT_OPTIONS;
+  if (config.database.dialect === "sqlite" && !existsSync(config.database.filename)) {
+    if (COMMANDS_ON_AN_EXISTING_BLOG.has(command)) {
+      fail(
+        `There is no blog database at ${config.database.filename}. Set DATABASE_URL as the server has it ` +
+          "(`npm run blog -- migrate` creates a new, empty blog).",
+      );
+    }
+    console.log(`Creating a new blog database at ${config.database.filename}.`);
+  }
   const handle = await openDatabase(config.database);
   try {
     await migrateToLatest(handle.db, handle.dialect);
@@ -173,6 +199,7 @@ async function main(): Promise<void> {
         }
         const file = path.resolve(target);
         if (existsSync(file)) fail(`${file} already exists; choose a new file name.`);
+        mkdirSync(path.dirname(file), { recursive: true });
         await handle.backupTo(file);
         console.log(`Backed up to ${file}`);
         break;

@@ -13,7 +13,6 @@ describe("contrast maths", () => {
     expect(contrastRatio("#000000", "#ffffff")).toBe(21);
     expect(contrastRatio("#ffffff", "#000000")).toBe(21);
     expect(contrastRatio("#777777", "#ffffff")).toBeCloseTo(4.48, 2);
-    // The message truncates, as WebAIM does, so a ratio just under 4.5 never reads "4.50".
     expect(relativeLuminance("#ffffff")).toBe(1);
     expect(relativeLuminance("#000000")).toBe(0);
   });
@@ -23,11 +22,14 @@ describe("contrast maths", () => {
     expect(accentContrastProblem("#1d6b3a")).toBeUndefined();
   });
 
-  it("refuses a colour too light for links, naming the pairing and its ratio", () => {
+  it("refuses a colour too light to read, in plain words with its ratio truncated and what to try", () => {
+    // 4.47 : 1 truncates to 4.4, so a ratio just under 4.5 never reads "4.5".
     expect(accentContrastProblem("#777777")).toBe(
-      "This accent colour is too light for links on the light background: 4.47:1, where WCAG AA asks for at least 4.5:1",
+      "This colour is too light to read on white (4.4 : 1; it needs 4.5 : 1). Try a darker shade.",
     );
-    expect(accentContrastProblem("#ffd400")).toMatch(/links on the light background: 1\.\d\d:1/);
+    expect(accentContrastProblem("#ffd400")).toBe(
+      "This colour is too light to read on white (1.4 : 1; it needs 4.5 : 1). Try a darker shade.",
+    );
   });
 
   it("derives the dark theme's accent by lightening, and it passes on the dark background", () => {

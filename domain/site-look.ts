@@ -75,24 +75,37 @@ export function accentScale(accent: string): Record<number, string> {
   };
 }
 
-const round = (ratio: number) => Math.floor(ratio * 100) / 100;
+/** One decimal, truncated as WebAIM does, so a ratio just under 4.5 never reads "4.5". */
+const oneDecimal = (ratio: number) => (Math.floor(ratio * 10) / 10).toFixed(1);
 
 /**
- * Why an accent colour fails WCAG AA in either theme, or undefined when it passes: links in the
- * accent on the page's background, and the button's text on an accent button (white in the
- * light theme, slate-950 in the dark one), each at least 4.5:1.
+ * Why an accent colour fails WCAG AA in either theme, in a writer's words, or undefined when it
+ * passes: links in the accent on the page's background, and the button's text on an accent button
+ * (white in the light theme, slate-950 in the dark one), each at least 4.5 : 1.
  */
 export function accentContrastProblem(accent: string): string | undefined {
   const dark = darkThemeAccent(accent);
   const pairings = [
-    { what: "links on the light background", ratio: contrastRatio(accent, LIGHT_BACKGROUND) },
-    { what: "white button text on the accent (light theme)", ratio: contrastRatio("#ffffff", accent) },
-    { what: `links on the dark background (as ${dark})`, ratio: contrastRatio(dark, DARK_BACKGROUND) },
-    { what: `dark button text on the accent (dark theme, as ${dark})`, ratio: contrastRatio(DARK_BACKGROUND, dark) },
+    {
+      problem: "This colour is too light to read on white",
+      ratio: contrastRatio(accent, LIGHT_BACKGROUND),
+      fix: "darker",
+    },
+    { problem: "White text on this colour is hard to read", ratio: contrastRatio("#ffffff", accent), fix: "darker" },
+    {
+      problem: `In the dark theme, this colour (shown as ${dark}) is too dark to read`,
+      ratio: contrastRatio(dark, DARK_BACKGROUND),
+      fix: "brighter",
+    },
+    {
+      problem: `In the dark theme, dark text on this colour (shown as ${dark}) is hard to read`,
+      ratio: contrastRatio(DARK_BACKGROUND, dark),
+      fix: "brighter",
+    },
   ];
   const failing = pairings.find((pairing) => pairing.ratio < MIN_TEXT_CONTRAST);
   if (!failing) return undefined;
-  return `This accent colour is too light for ${failing.what}: ${round(failing.ratio).toFixed(2)}:1, where WCAG AA asks for at least 4.5:1`;
+  return `${failing.problem} (${oneDecimal(failing.ratio)} : 1; it needs 4.5 : 1). Try a ${failing.fix} shade.`;
 }
 
 /** The body typefaces a writer may choose: system font stacks only, so no font is fetched. */

@@ -67,7 +67,7 @@ test("a reader's cached page picks up a new accent and typeface at once", async 
 
 test("an accent that fails contrast is refused with its reason", async ({ page }) => {
   await saveLook(page, "#ffd400", "sans");
-  await expect(page.getByText(/too light for links on the light background: 1\.\d\d:1/)).toBeVisible();
+  await expect(page.getByText(/too light to read on white \(1\.\d : 1; it needs 4\.5 : 1\)/)).toBeVisible();
   await expect(page.getByLabel("Accent colour", { exact: true })).toHaveAttribute("aria-invalid", "true");
 });
 

@@ -51,6 +51,21 @@ describe("the blog CLI on SQLite", { timeout: 90_000 }, () => {
     expect(again.stderr).toContain("already exists");
   });
 
+  it("backs up into a folder it creates, and refuses to back up or export a blog that does not exist", async () => {
+    const missing = await blog(["backup", path.join(directory, "backups", "blog.sqlite")], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`There is no blog database at ${path.join(directory, "blog.sqlite")}.`);
+    expect((await blog(["export", path.join(directory, "export.json")], env)).stderr).toContain(
+      "There is no blog database",
+    );
+    expect(existsSync(path.join(directory, "blog.sqlite"))).toBe(false);
+
+    expect((await blog(["migrate"], env)).stdout).toContain("Creating a new blog database at");
+    const backupFile = path.join(directory, "backups", "nightly", "blog.sqlite");
+    expect((await blog(["backup", backupFile], env)).stdout).toContain(`Backed up to ${backupFile}`);
+    expect(existsSync(backupFile)).toBe(true);
+  });
+
   it("exports, imports a WordPress file with a category map, and restores a checked backup only while stopped", async () => {
     expect((await blog(["seed-demo"], env)).code).toBe(0);
     const exportFile = path.join(directory, "export.json");
