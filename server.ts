@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = server.createLogger(config.logLevel, { pretty: process.stdout.isTTY });
+  const logger = server.createLogger(config.logLevel, { pretty: config.logFormat === "auto" && process.stdout.isTTY });
 
   let database;
   try {

@@ -13,9 +13,27 @@ if (major < 22 || (major === 22 && minor < 18)) {
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
-function run(command: string, args: string[]): void {
-  const result = spawnSync(command, args, { stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+// A person at a terminal reads one line per step; the tools' own output (hundreds of lines of
+// build timings and install warnings) is shown only when a step fails. Logs and CI see it all.
+const quiet = process.stdout.isTTY && process.env.LOG_FORMAT !== "json";
+
+function run(step: string, command: string, args: string[]): void {
+  const started = Date.now();
+  if (!quiet) {
+    console.log(`${step}…`);
+    const result = spawnSync(command, args, { stdio: "inherit" });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+    return;
+  }
+  process.stdout.write(`${step}… `);
+  const result = spawnSync(command, args, { stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) {
+    console.log("failed. What it printed:\n");
+    process.stdout.write(result.stdout ?? "");
+    process.stderr.write(result.stderr ?? "");
+    process.exit(result.status ?? 1);
+  }
+  console.log(`done (${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
 function newestChange(target: string): number {
@@ -27,15 +45,13 @@ function newestChange(target: string): number {
 
 const installedLock = "node_modules/.package-lock.json";
 if (!existsSync(installedLock) || newestChange("package-lock.json") > newestChange(installedLock)) {
-  console.log("Installing dependencies…");
-  run(npm, ["ci", "--no-audit", "--no-fund"]);
+  run("Installing what the blog needs (once, or after an update)", npm, ["ci", "--no-audit", "--no-fund"]);
 }
 
 const buildOutput = "build/server/index.js";
 const buildInputs = ["app", "server", "public", "package-lock.json", "vite.config.ts", "react-router.config.ts"];
 if (newestChange(buildOutput) < Math.max(...buildInputs.map(newestChange))) {
-  console.log("Building…");
-  run(npm, ["run", "build"]);
+  run("Building the site", npm, ["run", "build"]);
 }
 
 const server = spawn(process.execPath, serverArguments(), {

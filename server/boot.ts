@@ -13,13 +13,17 @@ export async function prepareDatabase(
   logger: Logger,
 ): Promise<void> {
   const applied = await migrateToLatest(handle.db, handle.dialect);
-  if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
+  if (applied.length > 0) {
+    logger.debug({ migrations: applied }, "migrations applied");
+    const where = config.database.dialect === "sqlite" ? ` at ${config.database.filename}` : "";
+    logger.info(`Database ready${where}: ${applied.length} ${applied.length === 1 ? "change" : "changes"} applied`);
+  }
   if (config.initialAdmin) {
     const created = await services.auth.ensureAdmin(config.initialAdmin.email, config.initialAdmin.password);
     if (created) logger.info({ email: config.initialAdmin.email }, "admin account created from ADMIN_EMAIL");
   }
   if (config.loadDemoContent) {
     const added = await seedDemoContent(handle.db, services.comments, { siteUrl: config.siteUrl, now: new Date() });
-    if (added > 0) logger.info({ posts: added }, "demo content loaded (set BLOG_DEMO=0 to skip)");
+    if (added > 0) logger.info(`Loaded ${added} demo posts to look around with (set BLOG_DEMO=0 to skip them)`);
   }
 }

@@ -111,6 +111,7 @@ const envSchema = z
       .min(0, "must be 0 (off) or more")
       .default(64 * 1024 * 1024),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    LOG_FORMAT: z.enum(["json", "auto"]).default("auto"),
     SMTP_URL: smtpUrl.optional(),
     MAIL_FROM: mailFrom.optional(),
     SMTP_RATE: z.coerce
@@ -164,6 +165,8 @@ export interface Config {
   /** Proxies trusted for the client's address: how many hops (0: none, the client connects directly) or which addresses. */
   trustProxy: number | string[];
   logLevel: string;
+  /** "json": JSON lines always; "auto": readable lines when a person watches a terminal, JSON otherwise. */
+  logFormat: "json" | "auto";
   /** Memory for anonymous readers' pages; 0 turns the page cache off. */
   pageCacheBytes: number;
   /** Outgoing email; undefined when SMTP_URL is unset, and then nothing is sent. */
@@ -225,6 +228,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         : undefined,
     trustProxy: parsed.TRUST_PROXY,
     logLevel: parsed.LOG_LEVEL,
+    logFormat: parsed.LOG_FORMAT,
     pageCacheBytes: parsed.PAGE_CACHE_BYTES,
     mail:
       parsed.SMTP_URL && parsed.MAIL_FROM
