@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
 import {
@@ -162,6 +163,25 @@ test("a recovery code signs in once, then is refused", async ({ page, browser })
     }
     await context.close();
   }
+});
+
+test("the recovery codes are offered as a file to download and to the clipboard", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const account = await createEditor(page.request, "Recovery file");
+  await signInWithPassword(page, account);
+  const { recoveryCodes } = await enrolInTwoFactor(page);
+
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download the codes" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe("recovery-codes.txt");
+  const file = readFileSync(await download.path(), "utf8");
+  for (const code of recoveryCodes) expect(file).toContain(code);
+
+  await page.getByRole("button", { name: "Copy the codes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Copied." })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied.split("\n").filter((line) => recoveryCodes.includes(line))).toHaveLength(10);
 });
 
 test("a new site title and page size show on the public site at once, cached pages included", async ({

@@ -1,9 +1,11 @@
+import { useState } from "react";
 import { Form } from "react-router";
 import { Panel } from "~/components/admin/panel";
 import { Field, FormError, TextField } from "~/components/ui/field";
 import { PasswordInput } from "~/components/ui/password-input";
 import { buttonStyles } from "~/components/ui/styles";
 import { type FieldState, useValidatedForm } from "~/lib/forms";
+import { useHydrated } from "~/lib/use-hydrated";
 import { changePasswordForm, DISPLAY_NAME_MAX, displayNameForm, twoFactorForm } from "#domain/account.ts";
 import type { FormResult } from "#domain/forms.ts";
 
@@ -31,6 +33,48 @@ function AppCodeField({ field, numeric = false }: { field: FieldState; numeric?:
   );
 }
 
+/**
+ * Ways to keep the codes that do not ask the writer to copy ten of them by hand: a text file
+ * (a link, so it works without JavaScript) and, once the page's script runs, the clipboard.
+ */
+function RecoveryCodeActions({ codes }: { codes: string[] }) {
+  const hydrated = useHydrated();
+  const [copied, setCopied] = useState<"copied" | "refused" | undefined>();
+  const text = `Recovery codes for your blog's two-factor sign-in. Each works once.\n\n${codes.join("\n")}\n`;
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <a
+        href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
+        download="recovery-codes.txt"
+        className={buttonStyles.secondary}
+      >
+        Download the codes
+      </a>
+      {hydrated ? (
+        <button
+          type="button"
+          className={buttonStyles.secondary}
+          onClick={() => {
+            navigator.clipboard.writeText(text).then(
+              () => setCopied("copied"),
+              () => setCopied("refused"),
+            );
+          }}
+        >
+          Copy the codes
+        </button>
+      ) : null}
+      <span role="status" className="text-sm">
+        {copied === "copied"
+          ? "Copied."
+          : copied === "refused"
+            ? "The browser did not allow copying; download them instead."
+            : ""}
+      </span>
+    </div>
+  );
+}
+
 export function TwoFactorPanel({ status, enrolment, result, busy }: TwoFactorPanelProps) {
   const confirmForm = useValidatedForm(twoFactorForm, { id: "enrol", result });
   const disableForm = useValidatedForm(twoFactorForm, { id: "disable", result });
@@ -48,6 +92,7 @@ export function TwoFactorPanel({ status, enrolment, result, busy }: TwoFactorPan
               <li key={code}>{code}</li>
             ))}
           </ul>
+          <RecoveryCodeActions codes={recoveryCodes} />
         </div>
       ) : status.enabled ? (
         <>
