@@ -39,3 +39,15 @@ export interface AutosaveResult {
 
 /** What the "Share a preview" endpoint answers: the new link (shown once), null after a revoke, or why it failed. */
 export type PreviewLinkResult = { ok: true; url: string | null } | { ok: false; message: string };
+
+/**
+ * Which of the editor's submit buttons saved the form (its `intent`): the spec's save, which
+ * returns to the list; "keep editing", the same rules but the editor stays open; "Save draft",
+ * the draft rules (domain/post.ts, domain/page.ts), never publishing, the editor staying open.
+ */
+export const SAVE_INTENTS = ["save", "stay", "draft"] as const;
+export type SaveIntent = (typeof SAVE_INTENTS)[number];
+
+export function readSaveIntent(formData: FormData): SaveIntent {
+  return SAVE_INTENTS.find((intent) => intent === formData.get("intent")) ?? "save";
+}

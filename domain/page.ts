@@ -1,6 +1,6 @@
 import { z } from "./zod.ts";
 import { defineForm, formText } from "./forms.ts";
-import { POST_FORMATS, POST_LIMITS, type PostFormat } from "./post.ts";
+import { POST_FORMATS, POST_LIMITS, type PostFormat, UNTITLED } from "./post.ts";
 
 /**
  * A page (docs/decisions/0018-pages.md): a post without category, tags, comments, feed or email,
@@ -89,6 +89,20 @@ export const pageSchema = z.object({
 
 export type PageInput = z.infer<typeof pageSchema>;
 
+/** "Save draft" for a page, as for a post (domain/post.ts): a title at most (empty: "Untitled"), never published. */
+export const pageDraftSchema = pageSchema.extend({
+  title: z
+    .string()
+    .trim()
+    .max(PAGE_LIMITS.title, `Title must be at most ${PAGE_LIMITS.title} characters`)
+    .transform((title) => title || UNTITLED),
+  content: z
+    .string()
+    .trim()
+    .max(PAGE_LIMITS.content, `Content must be at most ${PAGE_LIMITS.content.toLocaleString("en-US")} characters`),
+  published: z.boolean().transform(() => false),
+});
+
 /** What the page form holds: text as typed, checkboxes as booleans. */
 export type PageFormValues = { [Name in keyof PageInput]: PageInput[Name] extends boolean ? boolean : string };
 
@@ -115,6 +129,13 @@ export const pageForm = defineForm({
 });
 
 export type PageField = (typeof pageForm.fields)[number];
+
+/** The same form judged by the draft rules, for "Save draft". */
+export const pageDraftForm = defineForm({
+  fields: PAGE_FIELD_NAMES,
+  read: pageFormValues,
+  schema: pageDraftSchema,
+});
 
 /** A page as stored: what the writer set, what the save derived, and what the database gives. */
 export interface Page {

@@ -176,6 +176,41 @@ export const postSchema = z.object({
 
 export type PostInput = z.infer<typeof postSchema>;
 
+/** The title a draft saved without one gets, so the posts list can still name it. */
+export const UNTITLED = "Untitled";
+
+/** Text that may be left empty while the post is a draft, still bounded by the field's limit. */
+function draftText(max: number, label: string) {
+  return z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`)
+    .default("");
+}
+
+/**
+ * "Save draft": the writer keeps unfinished work with as little as a title (an empty one becomes
+ * "Untitled"). The rules a reader relies on (docs/spec.md §5: excerpt, author, cover image,
+ * category, content) wait for "Create Post" or a save that publishes; what is typed must still
+ * fit its limits and, where given, be well formed. A draft save never publishes.
+ */
+export const postDraftSchema = postSchema.extend({
+  title: draftText(POST_LIMITS.title, "Title").transform((title) => title || UNTITLED),
+  content: draftText(POST_LIMITS.content, "Content"),
+  excerpt: draftText(POST_LIMITS.excerpt, "Excerpt"),
+  author: draftText(POST_LIMITS.author, "Author"),
+  coverImage: draftText(POST_LIMITS.coverImage, "Cover image URL").refine(
+    (value) => value === "" || value.startsWith("http") || isOwnMediaPath(value),
+    "Please enter a valid URL",
+  ),
+  // A draft may have no category yet: it is stored empty, and publishing asks for one.
+  category: z.union([z.literal(""), postSchema.shape.category]).default(""),
+  published: z.boolean().transform(() => false),
+});
+
+/** What a save is given: the full rules' output, or a draft's. */
+export type PostSaveInput = PostInput | z.infer<typeof postDraftSchema>;
+
 function isWebAddress(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
@@ -259,6 +294,13 @@ export const postForm = defineForm({
 });
 
 export type PostField = (typeof postForm.fields)[number];
+
+/** The same form judged by the draft rules, for "Save draft". */
+export const postDraftForm = defineForm({
+  fields: POST_FIELD_NAMES,
+  read: postFormValues,
+  schema: postDraftSchema,
+});
 
 /** Trimmed, empties dropped, duplicates (ignoring case) dropped, first spelling kept. */
 export function uniqueNonEmptyTags(tags: readonly string[]): string[] {

@@ -6,6 +6,9 @@ const FLASH_MESSAGES = {
   saved: "Post saved.",
   deleted: "Post deleted.",
   restored: "Revision restored.",
+  // The editor stays open after these; it shows the way to the post or page beside them.
+  "saved-here": "Saved.",
+  "draft-saved": "Draft saved.",
   "page-created": "Page created.",
   "page-saved": "Page saved.",
   "page-deleted": "Page deleted.",
@@ -47,10 +50,13 @@ export async function redirectWithFlash(request: Request, to: string, key: Flash
 }
 
 /** The pending message, if any, and the header that spends it. */
-export async function takeFlash(request: Request): Promise<{ message: string | undefined; headers: HeadersInit }> {
+export async function takeFlash(
+  request: Request,
+): Promise<{ key?: FlashKey; message: string | undefined; headers: HeadersInit }> {
   const key: unknown = await flashCookie.parse(request.headers.get("Cookie"));
   if (typeof key !== "string" || !Object.hasOwn(FLASH_MESSAGES, key)) return { message: undefined, headers: {} };
   return {
+    key: key as FlashKey,
     message: FLASH_MESSAGES[key as FlashKey],
     headers: { "Set-Cookie": await flashCookie.serialize("", { maxAge: 0, secure: isHttps(request) }) },
   };

@@ -23,7 +23,14 @@ export async function parseSubmission<Field extends string, Values, Output>(
   request: Request,
   definition: FormDefinition<Field, Values, Output>,
 ): Promise<Submission<Field, Values, Output>> {
-  const formData = await readFormData(request);
+  return judgeSubmission(await readFormData(request), definition);
+}
+
+/** Judges form data already read, for an action that first reads which rules apply (a draft's or the full ones). */
+export function judgeSubmission<Field extends string, Values, Output>(
+  formData: FormData,
+  definition: FormDefinition<Field, Values, Output>,
+): Submission<Field, Values, Output> {
   const values = definition.read(formData);
   const parsed = validateForm(definition, values);
   if (!parsed.success) {

@@ -1,11 +1,16 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { type FieldErrors, type FormDefinition, type FormResult, validateForm } from "#domain/forms.ts";
 
-export interface UseValidatedFormOptions<Field extends string> {
+export interface UseValidatedFormOptions<Field extends string, Values = unknown> {
   /** Prefix of every control's id, unique on the page: `${id}-${field}`. */
   id: string;
   /** What the action answered, when it did not succeed. */
   result: FormResult<Field, unknown, unknown> | undefined;
+  /**
+   * Other rules for a submit button named `intent` with this value (the editor's "Save draft"),
+   * judged in the browser as its action judges them.
+   */
+  intents?: Readonly<Record<string, FormDefinition<Field, Values, unknown>>>;
 }
 
 /** Props a Field hands its control: the id its label points at, and how errors are announced. */
@@ -38,7 +43,7 @@ function focusFirstInvalid<Field extends string>(
  */
 export function useValidatedForm<Field extends string, Values, Output>(
   definition: FormDefinition<Field, Values, Output>,
-  { id, result }: UseValidatedFormOptions<Field>,
+  { id, result, intents }: UseValidatedFormOptions<Field, Values>,
 ) {
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<FieldErrors<Field>>(result?.errors ?? {});
@@ -55,7 +60,10 @@ export function useValidatedForm<Field extends string, Values, Output>(
   const firstRefused = result ? definition.fields.find((field) => result.errors[field]) : undefined;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const parsed = validateForm(definition, definition.read(new FormData(event.currentTarget)));
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const intent = submitter instanceof HTMLButtonElement && submitter.name === "intent" ? submitter.value : "";
+    const rules: FormDefinition<Field, Values, unknown> = intents?.[intent] ?? definition;
+    const parsed = validateForm(rules, rules.read(new FormData(event.currentTarget)));
     if (parsed.success) {
       setErrors({});
       return;

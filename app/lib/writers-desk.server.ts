@@ -1,7 +1,7 @@
 // The editor's calls beside the save, for a post and a page alike: autosave, preview links and
 // revisions.
 // Each route names only its kind; the rules (who, what id, how a refusal reads) are here once.
-import { data, type RouterContextProvider } from "react-router";
+import { data, redirect, type RouterContextProvider } from "react-router";
 import { editorPaths } from "~/components/admin/editor/edited-item";
 import { compareRevision } from "~/components/admin/editor/revision-diff";
 import { REVISION_LOAD_FAILED_MESSAGE } from "~/components/admin/editor/revision-view";
@@ -66,6 +66,7 @@ export async function previewLinkAction(kind: DeskKind, { request, context, para
   const desk = services[KINDS[kind].service];
   const id = requireItemId(kind, params.id);
   const intent = formText(await readFormData(request), "intent");
+  if (intent === "view") return viewDraft(kind, desk, id, context);
   if (intent !== "share" && intent !== "revoke") {
     throw data<RouteErrorData>({ message: "Unknown action" }, { status: 400 });
   }
@@ -80,6 +81,21 @@ export async function previewLinkAction(kind: DeskKind, { request, context, para
     await desk.revokePreviewLinks(id);
     return { ok: true, url: null };
   });
+}
+
+/**
+ * The editor's "View post" on a draft (a form opening a new tab): a preview link made for the
+ * writer, and the browser sent on to it, where readers' addresses would answer "not available".
+ */
+function viewDraft(
+  kind: DeskKind,
+  desk: { createPreviewLink: (id: string) => Promise<string> },
+  id: string,
+  context: Readonly<RouterContextProvider>,
+) {
+  return answerDomainErrors(context, {}, async () =>
+    redirect(KINDS[kind].previewPath(await desk.createPreviewLink(id))),
+  );
 }
 
 /** A preview is for the holder of its link only: never cached, indexed or passed on as a referrer. */

@@ -7,7 +7,7 @@ import {
   type PostStatus,
   type PostDraft,
   type PostFormat,
-  type PostInput,
+  type PostSaveInput,
 } from "#domain/post.ts";
 import { CATEGORIES, type Category } from "#domain/categories.ts";
 import { ADMIN_POSTS_PER_PAGE, type Page, POSTS_PER_PAGE } from "#domain/pagination.ts";
@@ -125,7 +125,7 @@ export interface Writer extends Actor {
  * published post), the email box as `wanted` (newsletterAfterSave decides). The save renders
  * the body (posts/repositories/posts.ts), so reads never render Markdown.
  */
-export function toPostDraft(input: PostInput): PostDraft {
+export function toPostDraft(input: PostSaveInput): PostDraft {
   const { publishAt, publishAtOffset, emailSubscribers, ...fields } = input;
   return {
     ...fields,
@@ -180,7 +180,7 @@ export function createPostService({
   });
 
   /** The draft a writer's save stores, its newsletter state following the post's past. */
-  function draftToSave(input: PostInput, slug: string, before?: Post): PostDraft {
+  function draftToSave(input: PostSaveInput, slug: string, before?: Post): PostDraft {
     const draft = { ...toPostDraft(input), slug };
     return { ...draft, newsletter: newsletterAfterSave(before, draft, emailOn, now()) };
   }
@@ -226,7 +226,7 @@ export function createPostService({
    * The slug a save gives the post: the writer's own (folded to a slug) must be free, a
    * derived one takes the first free `-2`, `-3`… suffix.
    */
-  async function chooseSlug(input: PostInput, postId?: string): Promise<string> {
+  async function chooseSlug(input: PostSaveInput, postId?: string): Promise<string> {
     const wanted = toSlug(input.slug ?? "");
     const isTaken = (slug: string) => posts.isSlugTaken(db, slug, postId);
     if (wanted === "") return firstFreeSlug(slugFromTitle(input.title), isTaken);
@@ -345,7 +345,7 @@ export function createPostService({
     getPostForEditing: requirePost,
 
     /** The writer is named in the post's revisions; publishing goes into the audit log under their name. */
-    async createPost(input: PostInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
+    async createPost(input: PostSaveInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
       const at = timestamp();
       const draft = draftToSave(input, await chooseSlug(input));
       const revision = { kind: "save", savedBy: writer.email } as const;
@@ -363,7 +363,7 @@ export function createPostService({
       return created!;
     },
 
-    async updatePost(id: string, input: PostInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
+    async updatePost(id: string, input: PostSaveInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
       const before = await posts.findPostById(db, id);
       if (!before) throw new DomainError("POST_NOT_FOUND", "Post not found");
       const draft = draftToSave(input, await chooseSlug(input, id), before);

@@ -1,10 +1,10 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form } from "react-router";
+import { EditorActions } from "~/components/admin/editor/editor-actions";
 import { ItemFields } from "~/components/admin/editor/item-fields";
 import { CheckboxField, FormError, TextAreaField } from "~/components/ui/field";
-import { buttonStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import type { FormResult } from "#domain/forms.ts";
-import { PAGE_LIMITS, type PageField, pageForm, type PageFormValues } from "#domain/page.ts";
+import { PAGE_LIMITS, pageDraftForm, type PageField, pageForm, type PageFormValues } from "#domain/page.ts";
 
 export type PageFormResult = FormResult<PageField, PageFormValues>;
 
@@ -18,16 +18,18 @@ interface PageFormProps {
   submitLabel: string;
   /** The page being edited, so the editor can autosave it; absent while creating one. */
   pageId?: string;
+  /** Whether "Save draft" is offered: while the page is not published (a draft save unpublishes). */
+  draft: boolean;
 }
+
+const DRAFT_RULES = { draft: pageDraftForm };
 
 /**
  * A page's form: the post form's look and body editor (toolbar, preview, images, format),
  * without category, tags, cover, comments or email. A plain form that saves without JavaScript.
  */
-export function PageForm({ initialValues, result, submitLabel, pageId }: PageFormProps) {
-  const navigation = useNavigation();
-  const saving = navigation.state === "submitting" && navigation.formMethod === "POST";
-  const form = useValidatedForm(pageForm, { id: "page", result });
+export function PageForm({ initialValues, result, submitLabel, pageId, draft }: PageFormProps) {
+  const form = useValidatedForm(pageForm, { id: "page", result, intents: DRAFT_RULES });
 
   return (
     <Form method="post" {...form.props} className="space-y-6">
@@ -52,14 +54,13 @@ export function PageForm({ initialValues, result, submitLabel, pageId }: PageFor
         defaultChecked={initialValues.showLastUpdated}
       />
 
-      <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
-        <button type="submit" disabled={saving} className={buttonStyles.primary}>
-          {saving ? "Saving…" : submitLabel}
-        </button>
-        <Link to="/admin/pages" className="text-sm font-medium text-slate-700 hover:underline dark:text-slate-300">
-          Cancel
-        </Link>
-      </div>
+      <EditorActions
+        kind="page"
+        submitLabel={submitLabel}
+        creating={pageId === undefined}
+        draft={draft}
+        cancelTo="/admin/pages"
+      />
     </Form>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form } from "react-router";
+import { EditorActions } from "~/components/admin/editor/editor-actions";
 import { ItemFields } from "~/components/admin/editor/item-fields";
 import { ScheduleInput } from "~/components/admin/editor/schedule-field";
 import { CheckboxField, Field, FormError, SelectField, TextAreaField, TextField } from "~/components/ui/field";
@@ -14,6 +15,7 @@ import { CATEGORIES } from "#domain/categories.ts";
 import type { FormResult } from "#domain/forms.ts";
 import {
   POST_LIMITS,
+  postDraftForm,
   type PostField,
   postForm,
   type PostNewsletter,
@@ -34,7 +36,11 @@ interface PostFormProps {
   onEdit?: (form: HTMLFormElement, options?: { now: boolean }) => void;
   /** Whether email is set up (SMTP_URL), and the post's email so far: the box is offered only before its first publication. */
   email: { on: boolean; newsletter: PostNewsletter };
+  /** Whether "Save draft" is offered: while the post is not published (a draft save unpublishes). */
+  draft: boolean;
 }
+
+const DRAFT_RULES = { draft: postDraftForm };
 
 /** Why the email box is disabled, or what ticking it does. */
 function emailHint({ on, newsletter }: PostFormProps["email"]): string {
@@ -45,10 +51,8 @@ function emailHint({ on, newsletter }: PostFormProps["email"]): string {
   return "Sent once, to every confirmed subscriber, when the post is first public: now, or at its scheduled time.";
 }
 
-export function PostForm({ initialValues, result, submitLabel, postId, onEdit, email }: PostFormProps) {
-  const navigation = useNavigation();
-  const saving = navigation.state === "submitting" && navigation.formMethod === "POST";
-  const form = useValidatedForm(postForm, { id: "post", result });
+export function PostForm({ initialValues, result, submitLabel, postId, onEdit, email, draft }: PostFormProps) {
+  const form = useValidatedForm(postForm, { id: "post", result, intents: DRAFT_RULES });
   const [coverImage, setCoverImage] = useState(initialValues.coverImage);
   const [tags, setTags] = useState(initialValues.tags);
   const [newTag, setNewTag] = useState("");
@@ -87,6 +91,7 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
       <TextAreaField
         {...form.field("excerpt")}
         label="Excerpt"
+        mandatory
         rows={2}
         maxLength={POST_LIMITS.excerpt}
         defaultValue={initialValues.excerpt}
@@ -96,6 +101,7 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
         <TextField
           {...form.field("author")}
           label="Author"
+          mandatory
           type="text"
           autoComplete="name"
           maxLength={POST_LIMITS.author}
@@ -105,6 +111,7 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
         <SelectField
           {...form.field("category")}
           label="Category"
+          mandatory
           defaultValue={initialValues.category}
           placeholder="Select a category"
           options={CATEGORIES}
@@ -114,6 +121,7 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
       <TextField
         {...form.field("coverImage")}
         label="Cover image URL"
+        mandatory
         type="url"
         inputMode="url"
         placeholder="https://…"
@@ -241,14 +249,13 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
         </label>
       </div>
 
-      <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
-        <button type="submit" disabled={saving} className={buttonStyles.primary}>
-          {saving ? "Saving…" : submitLabel}
-        </button>
-        <Link to="/admin/posts" className="text-sm font-medium text-slate-700 hover:underline dark:text-slate-300">
-          Cancel
-        </Link>
-      </div>
+      <EditorActions
+        kind="post"
+        submitLabel={submitLabel}
+        creating={postId === undefined}
+        draft={draft}
+        cancelTo="/admin/posts"
+      />
     </Form>
   );
 }

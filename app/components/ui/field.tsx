@@ -14,6 +14,7 @@ export interface ControlProps {
   id: string;
   "aria-invalid": true | undefined;
   "aria-describedby": string | undefined;
+  "aria-required": true | undefined;
   onChange: () => void;
   autoFocus: true | undefined;
 }
@@ -23,17 +24,23 @@ interface FieldProps extends Omit<FieldState, "name"> {
   hint?: ReactNode;
   /** Another element (a form-level alert) that already says what is wrong with this field. */
   describedBy?: string;
+  /**
+   * A field the save needs: marked before submitting, visibly and to screen readers
+   * (aria-required), but without HTML `required`, so the action's own messages are the ones shown.
+   */
+  mandatory?: boolean;
   children: (control: ControlProps) => ReactNode;
 }
 
 /** One form field: label, control, hint and error, linked by aria-describedby. */
-export function Field({ id, error, onEdit, autoFocus, label, hint, describedBy, children }: FieldProps) {
+export function Field({ id, error, onEdit, autoFocus, label, hint, describedBy, mandatory, children }: FieldProps) {
   return (
     <div>
       <label htmlFor={id} className={labelStyles}>
         {label}
+        {mandatory ? <MandatoryMark /> : null}
       </label>
-      {children(controlProps({ id, error, onEdit, autoFocus, hint, describedBy }))}
+      {children(controlProps({ id, error, onEdit, autoFocus, hint, describedBy, mandatory }))}
       <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
@@ -47,6 +54,7 @@ function controlProps({
   autoFocus,
   hint,
   describedBy,
+  mandatory,
 }: Omit<FieldProps, "label" | "children">): ControlProps {
   const describedByIds = [hint ? `${id}-hint` : undefined, error ? `${id}-error` : undefined, describedBy]
     .filter(Boolean)
@@ -55,9 +63,19 @@ function controlProps({
     id,
     "aria-invalid": error || describedBy ? true : undefined,
     "aria-describedby": describedByIds || undefined,
+    "aria-required": mandatory || undefined,
     onChange: onEdit,
     autoFocus: autoFocus || undefined,
   };
+}
+
+/** The visible mark of a mandatory field; screen readers hear "required" from the control instead. */
+export function MandatoryMark() {
+  return (
+    <span aria-hidden="true" className="ml-0.5 text-red-700 dark:text-red-300">
+      *
+    </span>
+  );
 }
 
 function FieldNotes({ id, hint, error }: { id: string; hint?: ReactNode; error: string | undefined }) {
@@ -115,9 +133,10 @@ function partField<Control>({
   label,
   hint,
   describedBy,
+  mandatory,
   ...own
 }: FieldFrame & Control) {
-  return { frame: { id, error, onEdit, autoFocus, label, hint, describedBy }, name, own };
+  return { frame: { id, error, onEdit, autoFocus, label, hint, describedBy, mandatory }, name, own };
 }
 
 /** A Field whose control is one input (text, email, url, number, file…), in the house look unless `className` says otherwise. */
@@ -203,7 +222,8 @@ export function SelectField(
 
 /** A checkbox with its label beside it, wired like every other Field. */
 export function CheckboxField(
-  props: Omit<FieldFrame, "describedBy"> & OwnControl<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>,
+  props: Omit<FieldFrame, "describedBy" | "mandatory"> &
+    OwnControl<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>,
 ) {
   const { id, error, onEdit, autoFocus, label, hint, name, onChange, className = checkboxStyles, ...input } = props;
   return (

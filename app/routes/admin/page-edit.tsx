@@ -1,5 +1,6 @@
 import { EDITOR_LOAD_FAILED_MESSAGES } from "~/components/admin/editor/edited-item";
 import { PreviewLinkPanel } from "~/components/admin/editor/preview-link-panel";
+import { ViewItemLink } from "~/components/admin/editor/view-item-link";
 import { RevisionList } from "~/components/admin/editor/revision-list";
 import { EditorNote, UnsavedNotice } from "~/components/admin/editor/unsaved-notice";
 import { PageForm } from "~/components/admin/page-form";
@@ -7,7 +8,6 @@ import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { FlashNotice } from "~/components/admin/flash-notice";
 import { editorAction, editorLoader, PAGE_EDITOR } from "~/lib/editor.server";
 import { showsOriginalDesign } from "#domain/page.ts";
-import { pagePath } from "#domain/site-urls.ts";
 import type { Route } from "./+types/page-edit";
 
 export const loader = editorLoader(PAGE_EDITOR, async (page) => ({ originalDesign: showsOriginalDesign(page) }));
@@ -20,18 +20,25 @@ export default function AdminPageEdit({ loaderData, actionData }: Route.Componen
       <title>Edit Page · Admin</title>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Edit Page</h1>
-        {loaderData.published ? (
-          <a
-            href={pagePath(loaderData.slug)}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
-          >
-            View page<span className="sr-only"> (opens in a new tab)</span>
-          </a>
-        ) : null}
+        <ViewItemLink
+          item={{ kind: "page", id: loaderData.id }}
+          slug={loaderData.slug}
+          isPublic={loaderData.published}
+        />
       </div>
-      <FlashNotice message={loaderData.flash} className="mb-6" />
+      <FlashNotice
+        message={loaderData.flash}
+        className="mb-6"
+        action={
+          loaderData.stayed ? (
+            <ViewItemLink
+              item={{ kind: "page", id: loaderData.id }}
+              slug={loaderData.slug}
+              isPublic={loaderData.published}
+            />
+          ) : null
+        }
+      />
       {loaderData.originalDesign ? (
         <EditorNote>Readers see this page&apos;s original design until you save it.</EditorNote>
       ) : null}
@@ -43,6 +50,7 @@ export default function AdminPageEdit({ loaderData, actionData }: Route.Componen
           result={actionData}
           submitLabel="Save Changes"
           pageId={loaderData.id}
+          draft={!loaderData.published}
         />
       </div>
       <div className="mt-8 grid gap-8 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 md:grid-cols-2 dark:border-slate-800 dark:bg-slate-900">

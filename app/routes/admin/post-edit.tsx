@@ -4,6 +4,7 @@ import { PostViews } from "~/components/admin/analytics-post-views";
 import { PostFediverseLine } from "~/components/admin/fediverse-counts";
 import { EDITOR_LOAD_FAILED_MESSAGES } from "~/components/admin/editor/edited-item";
 import { PreviewLinkPanel } from "~/components/admin/editor/preview-link-panel";
+import { ViewItemLink } from "~/components/admin/editor/view-item-link";
 import { RevisionList } from "~/components/admin/editor/revision-list";
 import { UnsavedNotice } from "~/components/admin/editor/unsaved-notice";
 import { PostForm } from "~/components/admin/post-form";
@@ -11,6 +12,7 @@ import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { FlashNotice } from "~/components/admin/flash-notice";
 import { editorAction, editorLoader, POST_EDITOR } from "~/lib/editor.server";
 import { postPath } from "~/lib/post-card-data";
+import { isPublicAt } from "#domain/post.ts";
 import type { Route } from "./+types/post-edit";
 
 export const loader = editorLoader(POST_EDITOR, async (post, { services, site }) => {
@@ -22,6 +24,7 @@ export const loader = editorLoader(POST_EDITOR, async (post, { services, site })
     post.published ? services.analyticsReports.postViews(postPath(post.slug), site.timeZone) : undefined,
   ]);
   return {
+    isPublic: isPublicAt(post, new Date()),
     views,
     email: { on: services.postNewsletter.emailOn, newsletter: post.newsletter },
     send: sends.get(post.id),
@@ -45,17 +48,26 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
           >
             Comments on this post
           </Link>
-          <a
-            href={postPath(loaderData.slug)}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
-          >
-            View post<span className="sr-only"> (opens in a new tab)</span>
-          </a>
+          <ViewItemLink
+            item={{ kind: "post", id: loaderData.id }}
+            slug={loaderData.slug}
+            isPublic={loaderData.isPublic}
+          />
         </div>
       </div>
-      <FlashNotice message={loaderData.flash} className="mb-6" />
+      <FlashNotice
+        message={loaderData.flash}
+        className="mb-6"
+        action={
+          loaderData.stayed ? (
+            <ViewItemLink
+              item={{ kind: "post", id: loaderData.id }}
+              slug={loaderData.slug}
+              isPublic={loaderData.isPublic}
+            />
+          ) : null
+        }
+      />
       <NewsletterPanel postId={loaderData.id} newsletter={loaderData.email.newsletter} send={loaderData.send} />
       {loaderData.fediverse ? <PostFediverseLine postId={loaderData.id} counts={loaderData.fediverse} /> : null}
       <UnsavedNotice unsavedSince={loaderData.unsavedSince} recovering={loaderData.recovering} />
@@ -67,6 +79,7 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
           submitLabel="Save Changes"
           postId={loaderData.id}
           email={loaderData.email}
+          draft={!loaderData.published}
         />
       </div>
       <div className="mt-8 grid gap-8 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 md:grid-cols-2 dark:border-slate-800 dark:bg-slate-900">

@@ -1,15 +1,12 @@
 import { useEffect, useState } from "react";
-import { redirect, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import { useNewPostCopy } from "~/components/admin/editor/use-new-post-copy";
 import { PostForm } from "~/components/admin/post-form";
 import { buttonStyles } from "~/components/ui/styles";
 import { formatDateTime } from "~/lib/format";
-import { requireAdmin, writerOf } from "~/lib/auth.server";
-import { setFlash } from "~/lib/flash.server";
-import { parseSubmission } from "~/lib/forms.server";
-import { refuseEditorForm } from "~/lib/post-form.server";
-import { answerDomainErrors } from "~/lib/route-errors.server";
-import { EMPTY_POST_FORM, postForm, type PostFormValues, SAVE_FAILED_MESSAGE } from "#domain/post.ts";
+import { requireAdmin } from "~/lib/auth.server";
+import { newItemAction, POST_EDITOR } from "~/lib/editor.server";
+import { EMPTY_POST_FORM, type PostFormValues } from "#domain/post.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/post-new";
 
@@ -20,20 +17,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return { author: user.username, userId: user.id, emailOn: services.postNewsletter.emailOn };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const admin = requireAdmin({ request, context });
-  const { services } = context.get(appContext);
-  const submission = await parseSubmission(request, postForm);
-  if (!submission.ok) return submission.response;
-  const refusal = {
-    messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE },
-    answer: refuseEditorForm(submission.values),
-  };
-  return answerDomainErrors(context, refusal, async () => {
-    await services.posts.createPost(submission.input, writerOf(admin));
-    return redirect("/admin/posts", { headers: { "Set-Cookie": await setFlash(request, "created") } });
-  });
-}
+export const action = newItemAction(POST_EDITOR);
 
 export default function AdminPostNew({ loaderData, actionData }: Route.ComponentProps) {
   const copy = useNewPostCopy(loaderData.userId);
@@ -41,12 +25,13 @@ export default function AdminPostNew({ loaderData, actionData }: Route.Component
   const [restored, setRestored] = useState<{ values: PostFormValues; before: typeof actionData }>();
   const showRestored = restored && restored.before === actionData ? restored.values : undefined;
   const navigation = useNavigation();
-  // The action answers a created post with a redirect to the list; a refusal, or a sign-in
-  // that had expired, leaves the copy for the next visit.
+  // The action answers a created post with a redirect to the list, or to its editor ("keep
+  // editing", "Save draft"); a refusal, or a sign-in that had expired, leaves the copy for the next visit.
+  const { pathname } = navigation.location ?? { pathname: "" };
   const created =
     navigation.state === "loading" &&
     navigation.formMethod === "POST" &&
-    navigation.location.pathname === "/admin/posts";
+    (pathname === "/admin/posts" || pathname.startsWith("/admin/posts/edit/"));
   const { forget } = copy;
   useEffect(() => {
     if (created) forget();
@@ -90,6 +75,7 @@ export default function AdminPostNew({ loaderData, actionData }: Route.Component
           result={showRestored ? undefined : actionData}
           submitLabel="Create Post"
           email={{ on: loaderData.emailOn, newsletter: "off" }}
+          draft
           onEdit={copy.keep}
         />
       </div>

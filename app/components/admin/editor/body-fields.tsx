@@ -54,7 +54,7 @@ export function BodyFields({ fields, initialValues, item }: BodyFieldsProps) {
         )}
       </Field>
 
-      <Field {...fields.content} label="Content" hint={CONTENT_HINTS[format]}>
+      <Field {...fields.content} label="Content" mandatory hint={CONTENT_HINTS[format]}>
         {(control) => (
           <ContentEditor control={control} defaultValue={initialValues.content} format={format} item={item} />
         )}

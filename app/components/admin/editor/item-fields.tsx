@@ -32,6 +32,7 @@ export function ItemFields({ kind, id, field, initialValues, children }: ItemFie
       <TextField
         {...field("title")}
         label="Title"
+        mandatory
         type="text"
         maxLength={limits.title}
         defaultValue={initialValues.title}
