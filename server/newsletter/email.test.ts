@@ -83,6 +83,14 @@ describe("a post as an email", () => {
     expect(html).toContain(`<meta name="color-scheme" content="light dark">`);
     expect(html).toContain("prefers-color-scheme: dark");
   });
+
+  it("carries a captioned image as a figure, its caption styled and in the text part", () => {
+    const contentHtml = `<figure>\n<img src="/media/boat.png" alt="A boat" loading="lazy" />\n<figcaption>The harbour at dawn</figcaption>\n</figure>`;
+    const { html, text } = composePostEmail({ ...POST, contentHtml }, SITE);
+    expect(html).toMatch(/<figure style="[^"]*">\n<img src="https:\/\/notes\.example\/journal\/media\/boat\.png"/);
+    expect(html).toMatch(/<figcaption style="[^"]*font-size:14px[^"]*">The harbour at dawn<\/figcaption>/);
+    expect(text).toContain("[A boat]\n\nThe harbour at dawn");
+  });
 });
 
 describe("the plain-text part", () => {

@@ -179,6 +179,19 @@ describe("renderPostBody: nothing executable survives Markdown", () => {
   it("keeps raw HTML that is harmless, as CommonMark allows", () => {
     expect(render("<p>Hello from the editor.</p>")).toBe("<p>Hello from the editor.</p>");
   });
+
+  it("keeps the editor's captioned image as a figure, and the paragraph after it", () => {
+    const figure = [
+      "<figure>",
+      '<img src="https://example.com/boat.png" alt="A boat at dawn">',
+      "<figcaption>The harbour &#38; its boats</figcaption>",
+      "</figure>",
+    ].join("\n");
+    expect(render(`${figure}\n\nAfter the picture.`)).toBe(
+      '<figure>\n<img loading="lazy" src="https://example.com/boat.png" alt="A boat at dawn" />\n' +
+        "<figcaption>The harbour &amp; its boats</figcaption>\n</figure>\n<p>After the picture.</p>\n",
+    );
+  });
 });
 
 describe("renderPostBody: HTML", () => {

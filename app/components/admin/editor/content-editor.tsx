@@ -6,13 +6,20 @@ import type { PostFormat } from "#domain/post.ts";
 import {
   continueList,
   countWords,
-  insertImage,
+  imageBlock,
+  type ImageDetails,
+  insertBlock,
+  insertCodeBlock,
   insertLink,
+  insertTable,
+  numberLines,
   prefixLines,
+  setHeading,
   type TextEdit,
   type TextState,
   wrapSelection,
 } from "./markdown-commands";
+import { ImageDialog } from "./image-dialog";
 import type { EditedItem } from "./edited-item";
 import { AUTOSAVE_STATUS_TEXT, useAutosave } from "./use-autosave";
 import { usePreview } from "./use-preview";
@@ -25,22 +32,27 @@ interface ContentEditorProps {
   item: EditedItem | undefined;
 }
 
-type Command = { label: string; shortcut?: string; symbol: string; run: (state: TextState) => TextEdit | undefined };
-
-function imageCommand(state: TextState): TextEdit | undefined {
-  const url = window.prompt("Image address (https://…)")?.trim();
-  return url && /^https?:\/\//.test(url) ? insertImage(state, url) : undefined;
-}
+/** A toolbar button: its accessible label, its shortcut letter, what it shows, and its edit ("image" opens the image dialog). */
+type Command = {
+  label: string;
+  shortcut?: string;
+  symbol: string;
+  run: ((state: TextState) => TextEdit | undefined) | "image";
+};
 
 const COMMANDS: Command[] = [
   { label: "Bold", shortcut: "b", symbol: "B", run: (state) => wrapSelection(state, "**", "bold text") },
   { label: "Italic", shortcut: "i", symbol: "I", run: (state) => wrapSelection(state, "_", "italic text") },
-  { label: "Heading", symbol: "H", run: (state) => prefixLines(state, "## ") },
+  { label: "Heading 2", symbol: "H2", run: (state) => setHeading(state, 2) },
+  { label: "Heading 3", symbol: "H3", run: (state) => setHeading(state, 3) },
   { label: "Link", shortcut: "k", symbol: "Link", run: insertLink },
   { label: "Quote", symbol: "❝", run: (state) => prefixLines(state, "> ") },
-  { label: "Code", symbol: "</>", run: (state) => wrapSelection(state, "`", "code") },
-  { label: "List", symbol: "•", run: (state) => prefixLines(state, "- ") },
-  { label: "Image by URL", symbol: "Image", run: imageCommand },
+  { label: "Bulleted list", symbol: "•", run: (state) => prefixLines(state, "- ") },
+  { label: "Numbered list", symbol: "1.", run: numberLines },
+  { label: "Inline code", symbol: "`c`", run: (state) => wrapSelection(state, "`", "code") },
+  { label: "Code block", symbol: "{ }", run: insertCodeBlock },
+  { label: "Table", symbol: "Table", run: insertTable },
+  { label: "Image", symbol: "Image", run: "image" },
 ];
 
 /** Replaces text the way typing would, so the browser's undo still works. */
@@ -77,6 +89,9 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
   const [form, setForm] = useState<HTMLFormElement | null>(null);
   const [content, setContent] = useState(defaultValue);
   const [tab, setTab] = useState<"write" | "preview">("write");
+  // The toolbar is one tab stop; arrow keys move between its buttons (WAI-ARIA toolbar pattern).
+  const [focused, setFocused] = useState(0);
+  const [imageAt, setImageAt] = useState<TextState>();
   const autosave = useAutosave(form, item);
   const preview = usePreview(content, format, hydrated);
   const markdown = format === "markdown";
@@ -91,8 +106,33 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
   const run = (command: Command) => {
     const textarea = textareaRef.current;
     if (!textarea) return;
+    if (command.run === "image") {
+      setImageAt(textState(textarea));
+      return;
+    }
     const edit = command.run(textState(textarea));
     if (edit) applyEdit(textarea, edit);
+  };
+
+  const insertImage = (image: ImageDetails) => {
+    const textarea = textareaRef.current;
+    if (textarea && imageAt) applyEdit(textarea, insertBlock(imageAt, imageBlock(image)));
+    setImageAt(undefined);
+  };
+
+  const onToolbarKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const moves: Record<string, number> = {
+      ArrowRight: focused + 1,
+      ArrowLeft: focused - 1,
+      Home: 0,
+      End: COMMANDS.length - 1,
+    };
+    const next = moves[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const index = (next + COMMANDS.length) % COMMANDS.length;
+    setFocused(index);
+    event.currentTarget.querySelectorAll("button")[index]?.focus();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -140,12 +180,15 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
               role="toolbar"
               aria-label="Markdown toolbar"
               aria-controls={control.id}
+              onKeyDown={onToolbarKeyDown}
               className="flex flex-wrap gap-1"
             >
-              {COMMANDS.map((command) => (
+              {COMMANDS.map((command, index) => (
                 <button
                   key={command.label}
                   type="button"
+                  tabIndex={index === focused ? 0 : -1}
+                  onFocus={() => setFocused(index)}
                   onClick={() => run(command)}
                   aria-label={command.label}
                   title={
@@ -220,6 +263,16 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
           </section>
         ) : null}
       </div>
+      {hydrated && markdown ? (
+        <ImageDialog
+          open={imageAt !== undefined}
+          onInsert={insertImage}
+          onClose={() => {
+            setImageAt(undefined);
+            textareaRef.current?.focus();
+          }}
+        />
+      ) : null}
       {hydrated ? (
         <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-400">
           <span>

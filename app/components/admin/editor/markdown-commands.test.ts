@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   continueList,
   countWords,
+  imageBlock,
+  insertCodeBlock,
   insertLink,
+  insertTable,
+  numberLines,
+  setHeading,
   prefixLines,
   type TextEdit,
   type TextState,
@@ -49,8 +54,30 @@ describe("markdown commands", () => {
     expect(apply(at("- one|"), continueList(at("- one|")))).toBe("- one\n- |");
     expect(apply(at("  9. nine|"), continueList(at("  9. nine|")))).toBe("  9. nine\n  10. |");
     expect(apply(at("- [x] done|"), continueList(at("- [x] done|")))).toBe("- [x] done\n- [ ] |");
-    expect(apply(at("- one\n- |"), continueList(at("- one\n- |")))).toBe("- one\n|");
+    expect(apply(at("- one\n- |"), continueList(at("- one\n- |")))).toBe("- one\n\n|");
     expect(continueList(at("plain text|"))).toBeUndefined();
+  });
+
+  it("ends a list on an empty item with a blank line, so the next paragraph follows the list", () => {
+    expect(apply(at("- one\n- two\n- |"), continueList(at("- one\n- two\n- |")))).toBe("- one\n- two\n\n|");
+    expect(apply(at("1. one\n2. |"), continueList(at("1. one\n2. |")))).toBe("1. one\n\n|");
+  });
+
+  it("makes headings of a level, numbered lists, code blocks and tables", () => {
+    expect(setHeading({ value: "## Old", start: 3, end: 3 }, 3).insert).toBe("### Old");
+    expect(numberLines({ value: "a\nb", start: 0, end: 3 }).insert).toBe("1. a\n2. b");
+    expect(apply(at("text|"), insertCodeBlock(at("text|")))).toBe("text\n\n```\n|\n```");
+    expect(insertCodeBlock({ value: "x = 1", start: 0, end: 5 }).insert).toBe("```\nx = 1\n```");
+    expect(insertTable(at("|")).insert).toBe("| Heading | Heading |\n| --- | --- |\n| Cell | Cell |");
+  });
+
+  it("writes an image as Markdown, and a captioned one as a figure with its text escaped", () => {
+    expect(imageBlock({ url: "https://img.example/a b.png", alt: "A [boat]", caption: "" })).toBe(
+      "![A boat](https://img.example/a%20b.png)",
+    );
+    expect(imageBlock({ url: "/media/abc/800.png", alt: 'Say "hi"', caption: "Fish & <chips>" })).toBe(
+      '<figure>\n<img src="/media/abc/800.png" alt="Say &#34;hi&#34;">\n<figcaption>Fish &#38; &#60;chips&#62;</figcaption>\n</figure>',
+    );
   });
 
   it("counts words, not Markdown punctuation", () => {
