@@ -92,9 +92,8 @@ test("the toolbar is one tab stop, moved through by arrow keys, with a label for
   await content.fill("Plain line");
   await content.press("End");
   const buttons = toolbar(page).getByRole("button");
-  await expect(buttons).toHaveText(["B", "I", "H2", "H3", "Link", "❝", "•", "1.", "`c`", "{ }", "Table", "Image"]);
-  const labels = await buttons.evaluateAll((elements) => elements.map((element) => element.getAttribute("aria-label")));
-  expect(labels).toEqual([
+  const symbols = ["B", "I", "H2", "H3", "Link", "❝", "•", "1.", "`c`", "{ }", "Table", "Image"];
+  const names = [
     "Bold",
     "Italic",
     "Heading 2",
@@ -107,7 +106,9 @@ test("the toolbar is one tab stop, moved through by arrow keys, with a label for
     "Code block",
     "Table",
     "Image",
-  ]);
+  ];
+  await expect(buttons.locator('[aria-hidden="true"]')).toHaveText(symbols);
+  for (const [index, name] of names.entries()) await expect(buttons.nth(index)).toHaveAccessibleName(name);
   await expect(toolbar(page).locator('button[tabindex="0"]')).toHaveCount(1);
 
   await page.getByLabel("Format").focus();

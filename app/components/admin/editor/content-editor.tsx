@@ -190,7 +190,6 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
                   tabIndex={index === focused ? 0 : -1}
                   onFocus={() => setFocused(index)}
                   onClick={() => run(command)}
-                  aria-label={command.label}
                   title={
                     command.shortcut ? `${command.label} (${modifier}${command.shortcut.toUpperCase()})` : command.label
                   }
@@ -201,7 +200,9 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
                   }
                   className="min-w-9 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-semibold text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
                 >
-                  {command.symbol}
+                  {/* The symbol is what the eye needs; the name is the label (and a voice command can say it). */}
+                  <span aria-hidden="true">{command.symbol}</span>
+                  <span className="sr-only">{command.label}</span>
                 </button>
               ))}
             </div>
