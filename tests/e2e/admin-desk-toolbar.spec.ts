@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import sharp from "sharp";
 import { E2E_ADMIN_URL } from "../../playwright.config";
 import { findPostByTitle, signIn, uniqueSuffix } from "./admin-support";
 
@@ -139,4 +140,21 @@ test("the toolbar is one tab stop, moved through by arrow keys, with a label for
   await expect(preview(page).locator("ol li")).toHaveText("first");
   await expect(preview(page).locator("pre")).toContainText("let x = 1;");
   await expect(preview(page).locator("table th")).toHaveText(["Heading", "Heading"]);
+});
+
+test("the image dialog uploads a file for the address, and a decorative image gets an empty alt", async ({ page }) => {
+  const colour = `#${uniqueSuffix().slice(0, 6)}`;
+  const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
+  await page.goto("/admin/posts/new", { waitUntil: "networkidle" });
+  await toolbar(page).getByRole("button", { name: "Image" }).click();
+  const dialog = page.getByRole("dialog", { name: "Insert an image" });
+  await dialog.getByLabel("Or upload an image").setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: png });
+  await expect(dialog.getByLabel("Image address")).toHaveValue(/^\/media\/[0-9a-f]{64}\/40\.png$/);
+  const address = await dialog.getByLabel("Image address").inputValue();
+  await dialog.getByLabel("Decorative image: it needs no description").check();
+  await dialog.getByRole("button", { name: "Insert", exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByLabel("Content")).toHaveValue(`![](${address})`);
 });

@@ -7,7 +7,8 @@ import { ACCEPTED_IMAGE_TYPES, type ImageFormat, MEDIA_LIMITS, mediaUrl, type Up
 
 export type BodyFormat = "markdown" | "html";
 
-const ACCEPT = Object.keys(ACCEPTED_IMAGE_TYPES).join(",");
+/** The file types an upload takes, for a file input's `accept`. */
+export const ACCEPTED_IMAGE_FILES = Object.keys(ACCEPTED_IMAGE_TYPES).join(",");
 export const UPLOAD_PATH = href("/admin/media");
 const FAILED = "The image could not be uploaded. Please try again.";
 
@@ -113,7 +114,7 @@ function PickImageButton({
       <input
         ref={input}
         type="file"
-        accept={ACCEPT}
+        accept={ACCEPTED_IMAGE_FILES}
         hidden
         aria-label={label}
         onChange={(event) => {

@@ -7,6 +7,7 @@ import {
   inputStyles,
   labelStyles,
 } from "~/components/ui/styles";
+import { ACCEPTED_IMAGE_FILES, useImageUpload } from "~/components/admin/image-upload";
 import { isOwnMediaPath } from "#domain/media.ts";
 import type { ImageDetails } from "./markdown-commands";
 
@@ -20,7 +21,7 @@ const ALT_MISSING = "Describe the image, or tick that it is decorative.";
 const ADDRESS_INVALID = "Enter the image's address, starting with https://.";
 
 /**
- * The toolbar's "Image": asks for the address, the text alternative (required unless the image
+ * The toolbar's "Image": asks for the address (or uploads a file for it), the text alternative (required unless the image
  * is decorative) and an optional caption. A modal <dialog> (focus kept inside, Escape closes),
  * its controls unnamed so the post form never sends them, and Enter inserts rather than saving
  * the post.
@@ -33,6 +34,7 @@ export function ImageDialog({ open, onInsert, onClose }: ImageDialogProps) {
   const [decorative, setDecorative] = useState(false);
   const [caption, setCaption] = useState("");
   const [errors, setErrors] = useState<{ url?: string; alt?: string }>({});
+  const { upload, progress, error: uploadError, busy } = useImageUpload();
 
   useEffect(() => {
     const element = dialog.current;
@@ -107,6 +109,29 @@ export function ImageDialog({ open, onInsert, onClose }: ImageDialogProps) {
               {errors.url}
             </p>
           ) : null}
+        </div>
+        <div>
+          <label htmlFor={`${id}-file`} className={labelStyles}>
+            Or upload an image
+          </label>
+          <input
+            id={`${id}-file`}
+            type="file"
+            accept={ACCEPTED_IMAGE_FILES}
+            disabled={busy}
+            onChange={(event) => {
+              const file = event.currentTarget.files?.[0];
+              event.currentTarget.value = "";
+              if (file)
+                void upload(file).then((media) => {
+                  if (media) setUrl(media.url);
+                });
+            }}
+            className="block text-sm"
+          />
+          <p aria-live="polite" className={uploadError ? fieldErrorStyles : fieldHintStyles}>
+            {uploadError ?? (progress === null ? "" : `Uploading… ${Math.round(progress * 100)}%`)}
+          </p>
         </div>
         <div>
           <label htmlFor={`${id}-alt`} className={labelStyles}>
