@@ -3,6 +3,8 @@ import { z } from "./zod.ts";
 
 export const COMMENT_AUTHOR_MAX = 80;
 export const COMMENT_CONTENT_MAX = 5000;
+/** RFC 5321's longest path; the subscribe form allows the same. */
+export const REPLY_EMAIL_MAX = 254;
 
 export const commentSchema = z.object({
   author: z
@@ -15,6 +17,14 @@ export const commentSchema = z.object({
     .trim()
     .min(1, "Please enter a comment")
     .max(COMMENT_CONTENT_MAX, `Comment must be at most ${COMMENT_CONTENT_MAX.toLocaleString("en-US")} characters`),
+  /** "Email me when someone replies": optional, never shown; empty keeps nothing (server/comment-emails). */
+  replyEmail: z
+    .string()
+    .trim()
+    .max(REPLY_EMAIL_MAX, `Email must be at most ${REPLY_EMAIL_MAX} characters`)
+    .pipe(z.union([z.literal(""), z.email("Please enter a valid email address, or leave it empty")]))
+    .transform((email) => (email === "" ? undefined : email))
+    .optional(),
 });
 
 export type CommentInput = z.infer<typeof commentSchema>;
@@ -36,8 +46,12 @@ export interface RemoteAuthor {
 }
 
 export const commentForm = defineForm({
-  fields: ["author", "content"],
-  read: (formData: FormData) => ({ author: formText(formData, "author"), content: formText(formData, "content") }),
+  fields: ["author", "content", "replyEmail"],
+  read: (formData: FormData) => ({
+    author: formText(formData, "author"),
+    content: formText(formData, "content"),
+    replyEmail: formText(formData, "replyEmail"),
+  }),
   schema: commentSchema,
 });
 

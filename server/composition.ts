@@ -18,6 +18,7 @@ import {
   type ScryptCost,
 } from "./accounts/index.ts";
 import { createCommentService } from "./comments/index.ts";
+import { createCommentEmails } from "./comment-emails/index.ts";
 import { createContentChanges } from "./kernel/content-changes.ts";
 import { createFediverseService } from "./fediverse/index.ts";
 import { createHousekeeping } from "./housekeeping.ts";
@@ -110,6 +111,8 @@ export function createServices({
     unsubscribeUrl: (subscriberId) =>
       absoluteUrl(siteUrl, `/unsubscribe?token=${encodeURIComponent(tokens.unsubscribeToken(subscriberId))}`),
     readSender: async () => emailSender(await siteSettings.current()),
+    // A reply email's reader is found, and their address unsealed, only as it is sent.
+    readCommentReaders: (commentIds) => commentEmails.readCommentReaders(commentIds),
     tuning: outboxTuning,
   });
   const analytics = createAnalytics({
@@ -138,7 +141,29 @@ export function createServices({
       stoppedBeingPublic: { afterCommit: fediverseSweep.nudge },
     },
   ];
-  const comments = createCommentService({ db, now, ipSalt: commentIpSalt, changes });
+  // A comment's life and what follows from it: while email is on, the writer hears of new comments
+  // and readers of replies (server/comment-emails), queued in the comment's own transaction.
+  const comments = createCommentService({
+    db,
+    now,
+    ipSalt: commentIpSalt,
+    changes,
+    life: emailOn ? [{ prepare: () => commentEmails.life.prepare() }] : [],
+  });
+  const commentEmails = createCommentEmails({
+    db,
+    now,
+    secret: sessionSecret,
+    siteUrl,
+    open: emailOn,
+    outbox,
+    comments,
+    settingsStore: settings,
+    readSite: async () => {
+      const site = await siteSettings.current();
+      return { title: site.title, url: siteUrl, timeZone: site.timeZone };
+    },
+  });
   // One hashing of keys for every counter, so app servers and the CLI count on the same rows.
   const rateLimiter = createRateLimiter({ db, now, secret: commentIpSalt });
   const pages = createPageService({ db, now, audit, changes });
@@ -149,6 +174,7 @@ export function createServices({
     changes,
     posts,
     comments,
+    commentEmails,
     pages,
     feeds: createFeedService({ posts, pages, media }),
     navigation: createNavigationService({ siteSettings, pages }),

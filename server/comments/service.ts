@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import {
   type Comment,
   type CommentInput,
@@ -20,6 +20,29 @@ import * as settings from "../kernel/repositories/settings.ts";
 import { areCommentsClosed, COMMENT_POLICY, decideComment } from "./policy.ts";
 import { createRateLimiter, type RateLimitPolicy } from "../kernel/rate-limit.ts";
 import { remoteAuthorName, remoteReplyText } from "./remote-reply-text.ts";
+import { inTransaction } from "../kernel/rows.ts";
+import type { CommentMoment } from "./repositories/comments.ts";
+
+export type { CommentMoment } from "./repositories/comments.ts";
+
+/**
+ * What follows a comment's life, registered in server/composition.ts (the comment emails). Its
+ * work runs inside the transaction that stores the comment, so what it queues is durable with the
+ * comment and never queued for one that was not stored; `prepare` reads what that work needs
+ * before the transaction opens (on SQLite the transaction holds the one connection, and a read
+ * beside it would wait), and `afterCommit` wakes whoever sends it.
+ */
+export interface CommentLife {
+  prepare: () => Promise<CommentWork>;
+}
+
+export interface CommentWork {
+  /** A comment was taken, published at once or held; `replyEmail` is the address its reader left for replies. */
+  taken?: (comment: CommentMoment, trx: Transaction<Database>, reader: { replyEmail?: string }) => Promise<void>;
+  /** Comments became public: taken approved, or approved by a moderator. */
+  published?: (comments: CommentMoment[], trx: Transaction<Database>) => Promise<void>;
+  afterCommit: () => void;
+}
 
 /**
  * Per client address: far more than a person writes in ten minutes, few enough that a
@@ -43,6 +66,7 @@ export interface CommentServiceDeps {
   rateLimit?: RateLimitPolicy;
   floodWindowMs?: number;
   changes?: ContentChanges;
+  life?: readonly CommentLife[];
 }
 
 /** A comment the blog brings itself (the demo content): its text, its writer's name, its time. */
@@ -63,6 +87,7 @@ export function createCommentService({
   rateLimit = COMMENT_RATE_LIMIT,
   floodWindowMs = COMMENT_POLICY.floodWindowMs,
   changes = createContentChanges(),
+  life = [],
 }: CommentServiceDeps) {
   const limiter = createRateLimiter({ db, now, secret: ipSalt });
   const hashAddress = (address: string) => createHmac("sha256", ipSalt).update(address).digest("hex");
@@ -76,6 +101,43 @@ export function createCommentService({
       comments.countCommentsForPost(db, postId),
     ]);
     return { items, total, page, pageSize: COMMENTS_PER_PAGE };
+  }
+
+  /**
+   * Stores a comment through `insert` and tells `life` of it in the same transaction; without
+   * anything registered (email off) the insert alone, as before.
+   */
+  async function takeComment<T extends { id: string } | undefined>(
+    insert: (db: Kysely<Database>) => Promise<T>,
+    reader: { replyEmail?: string } = {},
+  ): Promise<T> {
+    if (life.length === 0) return insert(db);
+    const work = await Promise.all(life.map((hooks) => hooks.prepare()));
+    const taken = await inTransaction(db, async (trx) => {
+      const inserted = await insert(trx);
+      if (!inserted) return inserted;
+      const [moment] = await comments.listCommentMoments(trx, [inserted.id]);
+      for (const hooks of work) await hooks.taken?.(moment!, trx, reader);
+      if (moment!.status === "approved") for (const hooks of work) await hooks.published?.([moment!], trx);
+      return inserted;
+    });
+    for (const hooks of work) hooks.afterCommit();
+    return taken;
+  }
+
+  /** Approves comments and tells `life` of those that were not public yet, in one transaction. */
+  async function approve(ids: readonly string[]): Promise<number> {
+    if (life.length === 0) return comments.approveComments(db, ids);
+    const work = await Promise.all(life.map((hooks) => hooks.prepare()));
+    const approved = await inTransaction(db, async (trx) => {
+      const becoming = (await comments.listCommentMoments(trx, ids)).filter((moment) => moment.status !== "approved");
+      const changed = await comments.approveComments(trx, ids);
+      const published = becoming.map((moment) => ({ ...moment, status: "approved" as const }));
+      if (published.length > 0) for (const hooks of work) await hooks.published?.(published, trx);
+      return changed;
+    });
+    for (const hooks of work) hooks.afterCommit();
+    return approved;
   }
 
   async function readSettings(): Promise<CommentSettings> {
@@ -141,15 +203,19 @@ export function createCommentService({
         }
       }
       const status = decision.outcome === "hold" ? "pending" : "approved";
-      const comment = await comments.insertComment(db, {
-        postId,
-        author: input.author,
-        content: input.content,
-        createdAt: at.toISOString(),
-        status,
-        ipHash,
-        heldReason: decision.outcome === "hold" ? decision.reason : null,
-      });
+      const comment = await takeComment(
+        (trx) =>
+          comments.insertComment(trx, {
+            postId,
+            author: input.author,
+            content: input.content,
+            createdAt: at.toISOString(),
+            status,
+            ipHash,
+            heldReason: decision.outcome === "hold" ? decision.reason : null,
+          }),
+        { replyEmail: input.replyEmail },
+      );
       // A held comment changes no public page: only its writer sees it, and their pages bypass the cache.
       if (status === "approved") changes.publish([postTag(postId)], "comment");
       return { ...comment, status, postSlug: post.slug };
@@ -224,15 +290,17 @@ export function createCommentService({
       if (!post || post.id !== reply.postId || areCommentsClosed(post, policySettings, at)) return undefined;
       // A remote clock may be ahead, or lie: a reply is never dated after its arrival.
       const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
-      const comment = await remoteReplies.insertRemoteReply(db, {
-        postId: post.id,
-        author,
-        content,
-        createdAt: published.toISOString(),
-        heldReason: REMOTE_REPLY_HELD_REASON,
-        noteUrl: reply.noteUrl,
-        remoteAuthor: reply.remoteAuthor,
-      });
+      const comment = await takeComment((trx) =>
+        remoteReplies.insertRemoteReply(trx, {
+          postId: post.id,
+          author,
+          content,
+          createdAt: published.toISOString(),
+          heldReason: REMOTE_REPLY_HELD_REASON,
+          noteUrl: reply.noteUrl,
+          remoteAuthor: reply.remoteAuthor,
+        }),
+      );
       return comment && { commentId: comment.id, outcome: "held" };
     },
 
@@ -267,6 +335,16 @@ export function createCommentService({
       return { comments: page, open: !areCommentsClosed(post, policySettings, now()), awaitingModeration };
     },
 
+    /** The comments taken in [from, to), for the writer's daily digest (server/comment-emails). */
+    async listCommentsTakenBetween(from: Date, to: Date, limit: number, trx?: Transaction<Database>) {
+      return comments.listCommentsTakenBetween(trx ?? db, { from: from.toISOString(), to: to.toISOString(), limit });
+    },
+
+    /** These comments with their post's title and address, in the caller's transaction when given. */
+    async listCommentMoments(ids: readonly string[], trx?: Transaction<Database>): Promise<CommentMoment[]> {
+      return comments.listCommentMoments(trx ?? db, validIds(ids));
+    },
+
     async countPending(): Promise<number> {
       return comments.countPendingComments(db);
     },
@@ -296,7 +374,7 @@ export function createCommentService({
       const chosen = validIds(ids);
       const affectedPosts = await comments.listPostIdsOfComments(db, chosen);
       const changed = await {
-        approve: () => comments.approveComments(db, chosen),
+        approve: () => approve(chosen),
         unapprove: () => comments.setCommentStatus(db, chosen, "pending"),
         spam: () => comments.markCommentsAsSpam(db, chosen, now().toISOString()),
         delete: () => comments.deleteComments(db, chosen),

@@ -381,3 +381,73 @@ export function composeConfirmationEmail(site: EmailSite, confirmUrl: string): C
   ].join("\n");
   return { subject, html, text };
 }
+
+/** A notice about comments (server/comment-emails): every part plain text, escaped here. */
+export interface NoticeEmail {
+  subject: string;
+  /** The opening sentence. */
+  lead: string;
+  /** Comments quoted in the card: who wrote it, on which post, and its text. */
+  quotes: { heading: string; text: string }[];
+  /** The one button: where to answer or moderate. */
+  action: { href: string; label: string };
+  /** Why the email came; with `unsubscribeLabel`, followed by the recipient's own unsubscribe link. */
+  footerNote: string;
+  unsubscribeLabel?: string;
+}
+
+/**
+ * The house's layout for a comment notice. Comments are plain text, so the card holds nothing
+ * but escaped text; a `{{unsubscribe_url}}` a commenter typed is made inert, and only the footer's
+ * own link becomes the recipient's unsubscribe address (keepUnsubscribeLinkInFooter).
+ */
+export function composeNoticeEmail(site: EmailSite, notice: NoticeEmail): ComposedEmail {
+  const footerSlot = `unsubscribe-${randomUUID()}`;
+  const paragraphs = (text: string) =>
+    text
+      .split(/\n{2,}/)
+      .map((part) => `<p style="margin:0 0 12px;">${escapeHtml(part).replaceAll("\n", "<br>")}</p>`)
+      .join("");
+  const link = escapeHtml(notice.action.href);
+  const content = [
+    `<p class="muted" style="margin:0 0 8px;font-size:14px;color:#6b7280;">${escapeHtml(site.title)}</p>`,
+    `<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;">${escapeHtml(notice.subject)}</h1>`,
+    `<p style="margin:0 0 24px;">${escapeHtml(notice.lead)}</p>`,
+    ...notice.quotes.map(
+      (quote) =>
+        `<p style="margin:0 0 8px;font-weight:600;">${escapeHtml(quote.heading)}</p><blockquote style="margin:0 0 24px;padding:0 0 0 12px;border-left:3px solid #d1d5db;color:#374151;">${paragraphs(quote.text)}</blockquote>`,
+    ),
+    `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px;"><tr><td style="border-radius:6px;background-color:#2563eb;"><a href="${link}" style="display:inline-block;padding:12px 20px;font-size:16px;color:#ffffff;text-decoration:none;border-radius:6px;">${escapeHtml(notice.action.label)}</a></td></tr></table>`,
+  ].join("\n");
+  const unsubscribeHtml = notice.unsubscribeLabel
+    ? ` <a href="${footerSlot}" style="color:#6b7280;text-decoration:underline;">${escapeHtml(notice.unsubscribeLabel)}</a>`
+    : "";
+  const html = emailDocument({
+    title: notice.subject,
+    preheader: notice.lead,
+    site,
+    content,
+    footerNote: `${escapeHtml(notice.footerNote)}${unsubscribeHtml}`,
+  });
+  const text = [
+    site.title,
+    "",
+    notice.subject,
+    "",
+    notice.lead,
+    "",
+    ...notice.quotes.flatMap((quote) => [quote.heading, "", quote.text, ""]),
+    `${notice.action.label}: ${notice.action.href}`,
+    "",
+    "--",
+    `${site.title} · ${absoluteUrl(site.url, "/")}`,
+    notice.footerNote,
+    ...(notice.unsubscribeLabel ? [`${notice.unsubscribeLabel}: ${footerSlot}`] : []),
+    "",
+  ].join("\n");
+  return {
+    subject: notice.subject,
+    html: keepUnsubscribeLinkInFooter(html, footerSlot, INERT_PLACEHOLDER_HTML),
+    text: keepUnsubscribeLinkInFooter(text, footerSlot, INERT_PLACEHOLDER_TEXT),
+  };
+}

@@ -1,6 +1,7 @@
 // The newsletter capability's public face (README.md): all that other capabilities, the composition root, app/ and cli/ import from it.
+export { composeNoticeEmail, type EmailSite, type NoticeEmail } from "./email.ts";
 export { createMailer } from "./mailer.ts";
-export { createOutbox, type OutboxTuning } from "./outbox.ts";
+export { type CommentReader, createOutbox, type Outbox, type OutboxTuning, UNSUBSCRIBE_PLACEHOLDER } from "./outbox.ts";
 export { createPostNewsletter } from "./post-newsletter.ts";
 export { insertSubscribers, type SubscriberRow } from "./repositories/subscribers.ts";
 export { createSubscriberAdmin } from "./subscriber-admin.ts";

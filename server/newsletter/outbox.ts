@@ -36,6 +36,12 @@ export interface Sender {
   replyTo: string | undefined;
 }
 
+/** Where a reply email goes: the reader's address, unsealed at send time, and their one-click unsubscribe link. */
+export interface CommentReader {
+  to: string;
+  unsubscribeUrl: string;
+}
+
 export interface OutboxTuning {
   /** Deliveries claimed at once; at most SMTP_RATE, so a batch takes about a second. */
   batchSize?: number;
@@ -64,6 +70,7 @@ export function createOutbox({
   now,
   unsubscribeUrl,
   readSender,
+  readCommentReaders = async () => new Map(),
   tuning = {},
 }: {
   db: Kysely<Database>;
@@ -73,6 +80,11 @@ export function createOutbox({
   unsubscribeUrl: (subscriberId: string) => string;
   /** The From name and Reply-To, read for each batch so a change in Settings applies to the next. */
   readSender: () => Promise<Sender>;
+  /**
+   * The readers of these comments who still want reply emails (server/comment-emails); one that
+   * unsubscribed, or whose comment is gone, is missing and their email is dropped.
+   */
+  readCommentReaders?: (commentIds: string[]) => Promise<Map<string, CommentReader>>;
   tuning?: OutboxTuning;
 }) {
   const { leaseMs, pollMs, retryBaseMs, batchSize } = { ...DEFAULTS, ...tuning };
@@ -92,10 +104,14 @@ export function createOutbox({
     const sender = await readSender();
     const sends = await findClaimedSends(db, [...new Set(claimed.map((delivery) => delivery.sendId))]);
     const active = await findActiveSubscriberIds(db, postSubscriberIds(claimed, sends));
+    const commentIds = [...new Set(claimed.flatMap((delivery) => (delivery.commentId ? [delivery.commentId] : [])))];
+    const readers = commentIds.length > 0 ? await readCommentReaders(commentIds) : new Map<string, CommentReader>();
     const outcome: BatchOutcome = { at: "", failed: [], retry: [], dropped: [], bounced: [] };
     const deliverable = claimed.filter((delivery) => {
       const send = sends.get(delivery.sendId);
-      const gone = send?.kind === "post" && !(delivery.subscriberId && active.has(delivery.subscriberId));
+      const gone =
+        (send?.kind === "post" && !(delivery.subscriberId && active.has(delivery.subscriberId))) ||
+        (delivery.commentId !== null && !readers.has(delivery.commentId));
       if (!send || gone) outcome.dropped.push(delivery);
       return send && !gone;
     });
@@ -120,9 +136,9 @@ export function createOutbox({
       let recording: Promise<void> = Promise.resolve();
       for (const delivery of queue) {
         try {
-          await mailer.send(compose(delivery, sends.get(delivery.sendId)!, sender));
+          await mailer.send(compose(delivery, sends.get(delivery.sendId)!, sender, readers));
         } catch (error) {
-          sortFailure(outcome, delivery, error);
+          sortFailure(outcome, delivery, error, readers);
           pending.delete(delivery.id);
           continue;
         }
@@ -142,8 +158,16 @@ export function createOutbox({
     return true;
   }
 
-  function sortFailure(outcome: BatchOutcome, delivery: ClaimedDelivery, error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
+  function sortFailure(
+    outcome: BatchOutcome,
+    delivery: ClaimedDelivery,
+    error: unknown,
+    readers: Map<string, CommentReader>,
+  ): void {
+    const said = error instanceof Error ? error.message : String(error);
+    // SMTP's answer may quote the recipient: a reader's address is never written down in clear.
+    const reader = delivery.commentId ? readers.get(delivery.commentId) : undefined;
+    const message = reader ? said.replaceAll(reader.to, "<the reader's address>") : said;
     const permanent = error instanceof MailerError && error.permanent;
     if (permanent) {
       outcome.failed.push({ delivery, error: message });
@@ -156,15 +180,26 @@ export function createOutbox({
     }
   }
 
-  function compose(delivery: ClaimedDelivery, send: ClaimedSend, sender: Sender): OutgoingMessage {
+  function compose(
+    delivery: ClaimedDelivery,
+    send: ClaimedSend,
+    sender: Sender,
+    readers: Map<string, CommentReader>,
+  ): OutgoingMessage {
     const from = { fromName: sender.name, ...(sender.replyTo ? { replyTo: sender.replyTo } : {}) };
-    if (send.kind !== "post" || !delivery.subscriberId) {
+    const reader = delivery.commentId ? readers.get(delivery.commentId) : undefined;
+    const recipient =
+      reader ??
+      (send.kind === "post" && delivery.subscriberId
+        ? { to: delivery.to, unsubscribeUrl: unsubscribeUrl(delivery.subscriberId) }
+        : undefined);
+    if (!recipient) {
       return { ...from, to: delivery.to, subject: send.subject, html: send.html, text: send.text };
     }
-    const url = unsubscribeUrl(delivery.subscriberId);
+    const url = recipient.unsubscribeUrl;
     return {
       ...from,
-      to: delivery.to,
+      to: recipient.to,
       subject: send.subject,
       html: send.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeXml(url)),
       text: send.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, url),
@@ -229,11 +264,28 @@ export function createOutbox({
   }
 
   return {
-    /** Queues one email (a confirmation, a notice) to an address; the worker sends it soon after. */
-    async enqueueSingle({ to, ...content }: SendContent & { to: string }): Promise<string> {
+    /**
+     * Queues one email (a confirmation, a notice) to an address; the worker sends it soon after.
+     * In the caller's transaction `trx`, the caller wakes the worker once it commits.
+     */
+    async enqueueSingle({ to, ...content }: SendContent & { to: string }, trx?: Transaction<Database>): Promise<string> {
       const id = newId();
-      await insertSingleSend(db, { id, to, content, at: now().toISOString() });
-      wakeWorker();
+      await insertSingleSend(trx ?? db, { id, to: { address: to }, content, at: now().toISOString() });
+      if (!trx) wakeWorker();
+      return id;
+    },
+
+    /**
+     * Queues one email to the reader who left an address on `commentId` (a reply to their
+     * comment), in the caller's transaction: the address is read and unsealed only when it is
+     * sent, with their unsubscribe link filled in (UNSUBSCRIBE_PLACEHOLDER) and List-Unsubscribe.
+     */
+    async enqueueToCommentReader(
+      { commentId, ...content }: SendContent & { commentId: string },
+      trx: Transaction<Database>,
+    ): Promise<string> {
+      const id = newId();
+      await insertSingleSend(trx, { id, to: { commentId }, content, at: now().toISOString() });
       return id;
     },
 

@@ -82,7 +82,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { services, clientAddress, pendingCommentsCookie } = context.get(appContext);
   if (Number(request.headers.get("Content-Length") ?? 0) > COMMENT_REQUEST_MAX_BYTES) {
     const formError = `Your comment is too long: comments can be at most ${COMMENT_CONTENT_MAX.toLocaleString("en-US")} characters.`;
-    return formFailure({ author: "", content: "" }, { formError }, 413);
+    return formFailure({ author: "", content: "", replyEmail: "" }, { formError }, 413);
   }
   const submission = await parseSubmission(request, commentForm);
   if (!submission.ok) return submission.response;

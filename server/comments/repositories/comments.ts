@@ -2,7 +2,7 @@ import { type Insertable, type Kysely, sql } from "kysely";
 import type { Comment, CommentStatus, ModeratedComment, RemoteAuthor } from "#domain/comment.ts";
 import type { CommentsTable, Database } from "../../kernel/db/schema.ts";
 import { escapeLikePattern, selectPostsAtAddress, selectPublicPosts } from "../../posts/index.ts";
-import { newId, toIsoString } from "../../kernel/rows.ts";
+import { type Db, inTransaction, newId, toIsoString } from "../../kernel/rows.ts";
 
 /** What taking a comment needs to know of its post: never its body. */
 export interface CommentablePost {
@@ -352,9 +352,9 @@ export async function markCommentsAsSpam(db: Kysely<Database>, ids: readonly str
 }
 
 /** Approving a spam comment forgives its address: later comments from it are no longer held for that. */
-export async function approveComments(db: Kysely<Database>, ids: readonly string[]): Promise<number> {
+export async function approveComments(db: Db, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const forgiven = trx
       .selectFrom("comments")
       .select("ip_hash")
@@ -372,4 +372,94 @@ export async function listPostIdsOfComments(db: Kysely<Database>, ids: readonly 
   if (ids.length === 0) return [];
   const rows = await db.selectFrom("comments").select("post_id").distinct().where("id", "in", ids).execute();
   return rows.map((row) => row.post_id);
+}
+
+/** A comment as the moments of its life tell it (service.ts `CommentLife`): enough to write an email about it. */
+export interface CommentMoment {
+  id: string;
+  postId: string;
+  postTitle: string;
+  postSlug: string;
+  author: string;
+  content: string;
+  status: CommentStatus;
+  /** The comment it answers (migration 0025); null for a top-level comment. */
+  parentId: string | null;
+  createdAt: string;
+}
+
+function selectCommentMoments(db: Db) {
+  return db
+    .selectFrom("comments")
+    .innerJoin("posts", "posts.id", "comments.post_id")
+    .select([
+      "comments.id",
+      "comments.post_id",
+      "posts.title",
+      "posts.slug",
+      "comments.author",
+      "comments.content",
+      "comments.status",
+      "comments.parent_id",
+      "comments.created_at",
+    ]);
+}
+
+function toCommentMoment(row: {
+  id: string;
+  post_id: string;
+  title: string;
+  slug: string;
+  author: string;
+  content: string;
+  status: CommentStatus;
+  parent_id: string | null;
+  created_at: Date | string;
+}): CommentMoment {
+  return {
+    id: row.id,
+    postId: row.post_id,
+    postTitle: row.title,
+    postSlug: row.slug,
+    author: row.author,
+    content: row.content,
+    status: row.status,
+    parentId: row.parent_id,
+    createdAt: toIsoString(row.created_at),
+  };
+}
+
+/** These comments with their post's title and address (at most a moderation page of ids). */
+export async function listCommentMoments(db: Db, ids: readonly string[]): Promise<CommentMoment[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectCommentMoments(db).where("comments.id", "in", ids).orderBy("comments.created_at").execute();
+  return rows.map(toCommentMoment);
+}
+
+/**
+ * Comments taken in [from, to), published or held (spam left out), oldest first: at most `limit`
+ * of them through the (created_at, id) index, and how many there were.
+ */
+export async function listCommentsTakenBetween(
+  db: Db,
+  { from, to, limit }: { from: string; to: string; limit: number },
+): Promise<{ comments: CommentMoment[]; total: number }> {
+  const [rows, counted] = await Promise.all([
+    selectCommentMoments(db)
+      .where("comments.created_at", ">=", from)
+      .where("comments.created_at", "<", to)
+      .where("comments.status", "!=", "spam")
+      .orderBy("comments.created_at")
+      .orderBy("comments.id")
+      .limit(limit)
+      .execute(),
+    db
+      .selectFrom("comments")
+      .select((eb) => eb.fn.countAll<string | number>().as("total"))
+      .where("created_at", ">=", from)
+      .where("created_at", "<", to)
+      .where("status", "!=", "spam")
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { comments: rows.map(toCommentMoment), total: Number(counted.total) };
 }

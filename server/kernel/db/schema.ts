@@ -149,6 +149,33 @@ export interface CommentSpamAddressesTable {
   created_at: Timestamp;
 }
 
+/** A reader's address for reply emails (migration 0028): an HMAC for matching, sealed (AES-GCM) for sending, never in clear. */
+export interface CommentReplyAddressesTable {
+  comment_id: string;
+  email_hash: string;
+  email_sealed: string;
+  created_at: string;
+}
+
+/** Addresses (as HMACs) that unsubscribed from reply emails: none is sent to them again. */
+export interface CommentReplyOptoutsTable {
+  email_hash: string;
+  created_at: string;
+}
+
+/** A reply whose parent's reader was emailed (once per reply), with that address's HMAC for the daily cap. */
+export interface CommentReplyNoticesTable {
+  reply_id: string;
+  email_hash: string;
+  created_at: string;
+}
+
+/** The day (in the site's time zone) whose comment digest a server claimed, and the time it covers up to. */
+export interface CommentEmailDigestsTable {
+  day: string;
+  covered_until: string;
+}
+
 /** Small site-wide settings, one JSON value per key, each validated by its own schema on read. */
 export interface SettingsTable {
   key: string;
@@ -346,6 +373,8 @@ export interface EmailDeliveriesTable {
   claimed_until: string | null;
   last_error: string | null;
   sent_at: string | null;
+  /** A delivery to the reader who left an address on this comment (migration 0028); its address is read, and unsealed, at send time. */
+  comment_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** An account following the blog from the fediverse (migration 0017), keyed by its actor URL. */
@@ -535,6 +564,10 @@ export interface Database {
   post_revisions: PostRevisionsTable;
   post_preview_tokens: PostPreviewTokensTable;
   comment_spam_addresses: CommentSpamAddressesTable;
+  comment_reply_addresses: CommentReplyAddressesTable;
+  comment_reply_optouts: CommentReplyOptoutsTable;
+  comment_reply_notices: CommentReplyNoticesTable;
+  comment_email_digests: CommentEmailDigestsTable;
   settings: SettingsTable;
   invitations: InvitationsTable;
   recovery_codes: RecoveryCodesTable;

@@ -28,6 +28,8 @@ export interface ClaimedDelivery {
   id: number;
   sendId: string;
   subscriberId: string | null;
+  /** A reply email's: the comment whose reader it goes to, whose address is read at send time (`to` is empty). */
+  commentId: string | null;
   to: string;
   /** Claims so far, this one included. */
   attempts: number;
@@ -54,9 +56,18 @@ export interface BatchOutcome {
 /** After this many permanent refusals a subscriber gets no more email. */
 export const BOUNCES_BEFORE_BOUNCED = 3;
 
+/**
+ * Queues one email, to an address or to the reader who left one on `commentId` (whose address
+ * stays sealed until the worker sends it). In the caller's transaction when given one.
+ */
 export async function insertSingleSend(
-  db: Kysely<Database>,
-  { id, to, content, at }: { id: string; to: string; content: SendContent; at: string },
+  db: Db,
+  {
+    id,
+    to,
+    content,
+    at,
+  }: { id: string; to: { address: string } | { commentId: string }; content: SendContent; at: string },
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
     await trx
@@ -65,7 +76,13 @@ export async function insertSingleSend(
       .execute();
     await trx
       .insertInto("email_deliveries")
-      .values({ send_id: id, subscriber_id: null, to_address: to, state: "queued", next_attempt_at: at })
+      .values({
+        send_id: id,
+        subscriber_id: null,
+        ...("address" in to ? { to_address: to.address } : { to_address: "", comment_id: to.commentId }),
+        state: "queued",
+        next_attempt_at: at,
+      })
       .execute();
   });
 }
@@ -199,13 +216,14 @@ export async function claimDeliveries(
     // Checked again on the row itself, which PostgreSQL re-reads if another claim changed it first.
     .where("state", "=", "queued")
     .where("id", "in", (eb) => eb.selectFrom("due").select("id"))
-    .returning(["id", "send_id", "subscriber_id", "to_address", "attempts"])
+    .returning(["id", "send_id", "subscriber_id", "comment_id", "to_address", "attempts"])
     .execute();
   return rows
     .map((row) => ({
       id: Number(row.id),
       sendId: row.send_id,
       subscriberId: row.subscriber_id,
+      commentId: row.comment_id,
       to: row.to_address,
       attempts: Number(row.attempts),
     }))
