@@ -154,6 +154,8 @@ async function main(): Promise<void> {
             // (their answer went before the email was queued).
             services.subscriptions.sendRequestedConfirmations,
           ),
+          // Each server looks for the day's comment digest; the day's row lets one send it.
+          services.commentEmails.digestWorker(server.reportTo(logger, "queuing the comment digest failed")),
         ]
       : []),
     // Scheduled posts become public through the same door as a save (server/posts/service.ts, PostLife).

@@ -11,6 +11,7 @@ export default [
     route("subscribe", "routes/site/subscribe.tsx"),
     route("subscribe/confirm", "routes/site/subscribe-confirm.tsx"),
     route("unsubscribe", "routes/site/unsubscribe.tsx"),
+    route("unsubscribe/replies", "routes/site/unsubscribe-replies.tsx"),
     route("login", "routes/site/login.tsx"),
     route("login/code", "routes/site/login-code.tsx"),
     route("invite", "routes/site/invite.tsx"),

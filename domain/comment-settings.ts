@@ -1,5 +1,6 @@
 import { z } from "./zod.ts";
 import { defineForm, formText } from "./forms.ts";
+import { WRITER_EMAIL_MODES } from "./comment-emails.ts";
 
 export const BLOCKLIST_MAX = 20_000;
 export const CLOSE_AFTER_DAYS_MAX = 36_500;
@@ -33,17 +34,27 @@ export type CommentSettings = z.infer<typeof commentSettingsSchema>;
 
 export const DEFAULT_COMMENT_SETTINGS: CommentSettings = { holdAll: false, blocklist: "", closeAfterDays: null };
 
+/**
+ * The comment settings screen: the policy, and while email is on how the writer hears of new
+ * comments (kept in the settings store by server/comment-emails); absent, that setting stays as it is.
+ */
+export const commentSettingsScreenSchema = commentSettingsSchema.extend({
+  writerEmails: z.enum(WRITER_EMAIL_MODES, { error: "Please choose how you hear of new comments" }).optional(),
+});
+
 /** What the settings form holds, before validation. */
 export function commentSettingsFormValues(formData: FormData) {
+  const writerEmails = formText(formData, "writerEmails");
   return {
     holdAll: formData.get("holdAll") === "on",
     blocklist: formText(formData, "blocklist"),
     closeAfterDays: formText(formData, "closeAfterDays").trim(),
+    ...(writerEmails === "" ? {} : { writerEmails }),
   };
 }
 
 export const commentSettingsForm = defineForm({
-  fields: ["holdAll", "blocklist", "closeAfterDays"],
+  fields: ["holdAll", "blocklist", "closeAfterDays", "writerEmails"],
   read: commentSettingsFormValues,
-  schema: commentSettingsSchema,
+  schema: commentSettingsScreenSchema,
 });

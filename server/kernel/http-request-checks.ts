@@ -154,7 +154,7 @@ export function requireFormBodies(): RequestHandler {
  * so a form posted from another site can do nothing the token's holder could not do anyway
  * (docs/decisions/0014, "One-click unsubscribe").
  */
-export const CROSS_ORIGIN_POST_PATHS: ReadonlySet<string> = new Set(["/unsubscribe"]);
+export const CROSS_ORIGIN_POST_PATHS: ReadonlySet<string> = new Set(["/unsubscribe", "/unsubscribe/replies"]);
 
 /**
  * CSRF defence for every mutation, on top of SameSite=Lax cookies: the browser's

@@ -12,6 +12,8 @@ interface CommentSectionProps {
   /** The visitor's own comments that wait for the writer; nobody else is sent them. */
   awaitingModeration: Comment[];
   open: boolean;
+  /** The form asks for an address to tell of replies (email is on). */
+  repliesByEmail?: boolean;
   /** The post's address: the form posts there. */
   action: string;
   result: CommentFormResult | undefined;
@@ -49,7 +51,14 @@ function CommentItem({ author, remoteAuthor, content, status }: CommentItemProps
   );
 }
 
-export function CommentSection({ comments: page, awaitingModeration, open, action, result }: CommentSectionProps) {
+export function CommentSection({
+  comments: page,
+  awaitingModeration,
+  open,
+  repliesByEmail = false,
+  action,
+  result,
+}: CommentSectionProps) {
   const { timeZone } = useSite();
   const awaitingIds = new Set(awaitingModeration.map((comment) => comment.id));
   const shown = [...awaitingModeration, ...page.items].toSorted(
@@ -65,7 +74,12 @@ export function CommentSection({ comments: page, awaitingModeration, open, actio
         <div className="rounded-2xl bg-slate-50 p-5 sm:p-6 dark:bg-slate-900/60">
           <h3 className="mb-4 text-lg font-semibold text-slate-900 dark:text-white">Leave a comment</h3>
           {/* Keyed by the newest comment shown, so the form empties once its comment is saved, held or not. */}
-          <CommentForm key={shown[0]?.id ?? "none"} action={action} result={result} />
+          <CommentForm
+            key={shown[0]?.id ?? "none"}
+            action={action}
+            result={result}
+            repliesByEmail={repliesByEmail}
+          />
         </div>
       ) : (
         <p className="rounded-2xl bg-slate-50 p-5 font-medium text-slate-800 sm:p-6 dark:bg-slate-900/60 dark:text-slate-200">

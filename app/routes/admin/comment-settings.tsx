@@ -1,13 +1,14 @@
 import { redirect } from "react-router";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { SettingsSubpage } from "~/components/admin/settings-subpage";
-import { CheckboxField, TextAreaField, TextField } from "~/components/ui/field";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "~/components/ui/field";
 import { inputStyles } from "~/components/ui/styles";
 import { requireAdmin } from "~/lib/auth.server";
 import { useValidatedForm } from "~/lib/forms";
 import { parseSubmission, perform } from "~/lib/forms.server";
 import { withRouteErrors } from "~/lib/route-errors.server";
 import { BLOCKLIST_MAX, CLOSE_AFTER_DAYS_MAX, commentSettingsForm } from "#domain/comment-settings.ts";
+import { WRITER_EMAIL_MODE_LABELS, WRITER_EMAIL_MODES } from "#domain/comment-emails.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/comment-settings";
 
@@ -18,8 +19,16 @@ export const loader = withRouteErrors(
   { DATABASE_UNAVAILABLE: LOAD_FAILED_MESSAGE },
   async ({ request, context }: Route.LoaderArgs) => {
     requireAdmin({ request, context });
-    const settings = await context.get(appContext).services.comments.readSettings();
-    return { settings, saved: new URL(request.url).searchParams.has("saved") };
+    const { services } = context.get(appContext);
+    const [settings, emailSettings] = await Promise.all([
+      services.comments.readSettings(),
+      services.commentEmails.settings.read(),
+    ]);
+    return {
+      settings,
+      writerEmails: services.commentEmails.open ? emailSettings.writerEmails : undefined,
+      saved: new URL(request.url).searchParams.has("saved"),
+    };
   },
 );
 
@@ -27,7 +36,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin({ request, context });
   const submission = await parseSubmission(request, commentSettingsForm);
   if (!submission.ok) return submission.response;
-  const saved = await perform(context, () => context.get(appContext).services.comments.saveSettings(submission.input), {
+  const { services } = context.get(appContext);
+  const { writerEmails, ...policy } = submission.input;
+  const save = async () => {
+    await services.comments.saveSettings(policy);
+    if (writerEmails && services.commentEmails.open) await services.commentEmails.settings.save({ writerEmails });
+  };
+  const saved = await perform(context, save, {
     values: submission.values,
     messages: { DATABASE_UNAVAILABLE: SAVE_FAILED_MESSAGE },
   });
@@ -36,19 +51,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function CommentSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { settings, saved } = loaderData;
+  const { settings, writerEmails, saved } = loaderData;
   const form = useValidatedForm(commentSettingsForm, { id: "settings", result: actionData });
   const values = actionData?.values ?? {
     holdAll: settings.holdAll,
     blocklist: settings.blocklist,
     closeAfterDays: settings.closeAfterDays === null ? "" : String(settings.closeAfterDays),
+    writerEmails,
   };
   return (
     <SettingsSubpage
       title="Comment settings"
       back={{ to: "/admin/comments", label: "Back to comments" }}
       savedNotice={saved && !actionData ? "Comment settings saved." : undefined}
-      stored={settings}
+      stored={{ settings, writerEmails }}
       form={form}
     >
       <CheckboxField
@@ -77,6 +93,19 @@ export default function CommentSettings({ loaderData, actionData }: Route.Compon
         defaultValue={values.closeAfterDays}
         className={`${inputStyles} max-w-40`}
       />
+      {writerEmails ? (
+        <SelectField
+          {...form.field("writerEmails")}
+          label="Email me about new comments"
+          hint="Held comments too, with a link to moderate them. The digest comes once a day, after midnight in the blog's time zone."
+          options={WRITER_EMAIL_MODES.map((mode) => ({ value: mode, label: WRITER_EMAIL_MODE_LABELS[mode] }))}
+          defaultValue={values.writerEmails}
+        />
+      ) : (
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Email about new comments and replies starts once email is turned on (SMTP_URL and MAIL_FROM).
+        </p>
+      )}
     </SettingsSubpage>
   );
 }

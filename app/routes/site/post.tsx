@@ -73,6 +73,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     comments: thread.comments,
     awaitingModeration: thread.awaitingModeration,
     commentsOpen: thread.open,
+    // While email is on, the form offers "Email me when someone replies" (server/comment-emails).
+    repliesByEmail: services.commentEmails.open,
     related: related.map(toPostCardData),
   };
 }
@@ -125,7 +127,7 @@ export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, 
 });
 
 export default function Post({ loaderData, actionData }: Route.ComponentProps) {
-  const { post, comments, awaitingModeration, commentsOpen, related } = loaderData;
+  const { post, comments, awaitingModeration, commentsOpen, repliesByEmail, related } = loaderData;
   return (
     <div className="space-y-16">
       <article className="mx-auto max-w-3xl space-y-8">
@@ -153,6 +155,7 @@ export default function Post({ loaderData, actionData }: Route.ComponentProps) {
           comments={comments}
           awaitingModeration={awaitingModeration}
           open={commentsOpen}
+          repliesByEmail={repliesByEmail}
           action={postPath(post.slug)}
           result={actionData}
         />
