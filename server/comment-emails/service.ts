@@ -68,7 +68,8 @@ export function createCommentEmails({
     schema: commentEmailSettingsSchema,
     defaults: DEFAULT_COMMENT_EMAIL_SETTINGS,
   });
-  const commentUrl = (comment: CommentMoment) => absoluteUrl(siteUrl, `${postPath(comment.postSlug)}#comment-${comment.id}`);
+  const commentUrl = (comment: CommentMoment) =>
+    absoluteUrl(siteUrl, `${postPath(comment.postSlug)}#comment-${comment.id}`);
   const moderationUrl = absoluteUrl(siteUrl, "/admin/comments?status=pending");
   const settingsUrl = absoluteUrl(siteUrl, "/admin/comments/settings");
 
@@ -82,7 +83,9 @@ export function createCommentEmails({
         ? `${comment.author} commented on “${comment.postTitle}”. It waits for your approval before anyone sees it.`
         : `${comment.author} commented on “${comment.postTitle}”.`,
       quotes: [{ heading: comment.author, text: comment.content }],
-      action: held ? { href: moderationUrl, label: "Moderate comments" } : { href: commentUrl(comment), label: "Read it" },
+      action: held
+        ? { href: moderationUrl, label: "Moderate comments" }
+        : { href: commentUrl(comment), label: "Read it" },
       footerNote: `You get an email for every new comment. Change it in the comment settings: ${settingsUrl}`,
     });
     await outbox.enqueueSingle({ to: owner, ...email }, trx);
@@ -99,7 +102,9 @@ export function createCommentEmails({
     const at = now();
     const told = await store.countRepliesTold(trx, parent.emailHash, new Date(at.getTime() - DAY_MS).toISOString());
     if (told >= REPLY_EMAILS_PER_DAY) return;
-    if (!(await store.claimReplyNotice(trx, { replyId: reply.id, emailHash: parent.emailHash, at: at.toISOString() }))) {
+    if (
+      !(await store.claimReplyNotice(trx, { replyId: reply.id, emailHash: parent.emailHash, at: at.toISOString() }))
+    ) {
       return;
     }
     const [parentComment] = await comments.listCommentMoments([reply.parentId], trx);
@@ -196,7 +201,10 @@ export function createCommentEmails({
         if (!to) continue;
         readers.set(commentId, {
           to,
-          unsubscribeUrl: absoluteUrl(siteUrl, `/unsubscribe/replies?token=${encodeURIComponent(keys.unsubscribeToken(commentId))}`),
+          unsubscribeUrl: absoluteUrl(
+            siteUrl,
+            `/unsubscribe/replies?token=${encodeURIComponent(keys.unsubscribeToken(commentId))}`,
+          ),
         });
       }
       return readers;
@@ -223,7 +231,13 @@ export function createCommentEmails({
 
     /** Each server's digest check (server.ts starts it while email is on); the day's row decides who sends. */
     digestWorker(onError: WorkerErrorReporter): Worker {
-      return periodicWorker({ name: "comment digest", everyMs: digestCheckMs, run: sendDigestIfDue, onError, runAtStart: true });
+      return periodicWorker({
+        name: "comment digest",
+        everyMs: digestCheckMs,
+        run: sendDigestIfDue,
+        onError,
+        runAtStart: true,
+      });
     },
   };
 }

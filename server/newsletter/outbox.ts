@@ -268,7 +268,10 @@ export function createOutbox({
      * Queues one email (a confirmation, a notice) to an address; the worker sends it soon after.
      * In the caller's transaction `trx`, the caller wakes the worker once it commits.
      */
-    async enqueueSingle({ to, ...content }: SendContent & { to: string }, trx?: Transaction<Database>): Promise<string> {
+    async enqueueSingle(
+      { to, ...content }: SendContent & { to: string },
+      trx?: Transaction<Database>,
+    ): Promise<string> {
       const id = newId();
       await insertSingleSend(trx ?? db, { id, to: { address: to }, content, at: now().toISOString() });
       if (!trx) wakeWorker();

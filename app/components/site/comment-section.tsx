@@ -74,12 +74,7 @@ export function CommentSection({
         <div className="rounded-2xl bg-slate-50 p-5 sm:p-6 dark:bg-slate-900/60">
           <h3 className="mb-4 text-lg font-semibold text-slate-900 dark:text-white">Leave a comment</h3>
           {/* Keyed by the newest comment shown, so the form empties once its comment is saved, held or not. */}
-          <CommentForm
-            key={shown[0]?.id ?? "none"}
-            action={action}
-            result={result}
-            repliesByEmail={repliesByEmail}
-          />
+          <CommentForm key={shown[0]?.id ?? "none"} action={action} result={result} repliesByEmail={repliesByEmail} />
         </div>
       ) : (
         <p className="rounded-2xl bg-slate-50 p-5 font-medium text-slate-800 sm:p-6 dark:bg-slate-900/60 dark:text-slate-200">
