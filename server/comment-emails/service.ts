@@ -135,7 +135,8 @@ export function createCommentEmails({
               at: now().toISOString(),
             });
           }
-          if (writerEmails === "each") await tellWriter(comment, site, trx);
+          // A writer's own comment (a reply from the admin) is no news to the writer.
+          if (writerEmails === "each" && comment.authorUserId === null) await tellWriter(comment, site, trx);
         },
         async published(published, trx) {
           for (const reply of published) await tellReader(reply, site, trx);
@@ -190,7 +191,18 @@ export function createCommentEmails({
     /** Registered in server/composition.ts while email is on. */
     life,
     open,
-    settings,
+
+    readSettings: (): Promise<CommentEmailSettings> => settings.read(),
+
+    /**
+     * Saves how the writer hears of new comments. Turning the digest off forgets where the last
+     * one stopped, so turning it on again starts afresh rather than repeating what was emailed one by one.
+     */
+    async saveSettings(value: CommentEmailSettings): Promise<void> {
+      const before = await settings.readFresh();
+      await settings.save(value);
+      if (before.writerEmails === "digest" && value.writerEmails !== "digest") await store.forgetDigests(db);
+    },
 
     /** The readers of these comments who still want reply emails, their addresses unsealed, for the outbox. */
     async readCommentReaders(commentIds: string[]): Promise<Map<string, CommentReader>> {

@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from "../../server/newsletter/mailer.ts";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
 import { createManualClock, createPosts, TEST_PASSWORD_COST } from "../support/factories.ts";
 import { createRouteTestContext, postForm, routeArgs, settle } from "../support/route-context.ts";
+import { recordStatements } from "../support/statements.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { TEST_COMMENT_IP_SALT } from "../support/test-blog.ts";
 
@@ -28,9 +29,9 @@ describe.each(testDialects())("comment emails on $dialect", ({ dialect, skip }) 
   const errors: unknown[] = [];
 
   /** One app server over the shared database, with email on and its outbox worker running. */
-  function startServer(): Services {
+  function startServer(db = handle.db): Services {
     const services = createServices({
-      db: handle.db,
+      db,
       dialect: dialect as Dialect,
       now: clock.now,
       passwordCost: TEST_PASSWORD_COST,
@@ -111,7 +112,7 @@ describe.each(testDialects())("comment emails on $dialect", ({ dialect, skip }) 
   it("sends the digest once a day, from one of two servers, instead of one email per comment", async () => {
     const [one, two] = [startServer(), startServer()];
     await withOwner(one);
-    await one.commentEmails.settings.save({ writerEmails: "digest" });
+    await one.commentEmails.saveSettings({ writerEmails: "digest" });
     await two.settings.checkAll();
     // The first look marks where the digest starts.
     expect(await one.commentEmails.sendDigestIfDue()).toBe(false);
@@ -142,9 +143,49 @@ describe.each(testDialects())("comment emails on $dialect", ({ dialect, skip }) 
     expect(digest.text).toContain("Second");
   });
 
+  it("starts the digest afresh when it is turned off and on again", async () => {
+    const services = startServer();
+    await withOwner(services);
+    await services.commentEmails.saveSettings({ writerEmails: "digest" });
+    await services.commentEmails.sendDigestIfDue();
+    await services.commentEmails.saveSettings({ writerEmails: "each" });
+    clock.advance(3 * 24 * 60 * 60 * 1000);
+    const [post] = await createPosts(services, clock, [{ title: "Herons at dawn" }]);
+    await services.comments.addComment(post!.id, { author: "Ann", content: "Emailed at once" }, visitor("203.0.113.1"));
+    await sink.waitFor(1);
+    clock.advance(1000);
+    await services.commentEmails.saveSettings({ writerEmails: "digest" });
+    // Where the digest starts is now, not the last digest's day: the comment above is not repeated.
+    expect(await services.commentEmails.sendDigestIfDue()).toBe(false);
+    clock.advance(24 * 60 * 60 * 1000);
+    expect(await services.commentEmails.sendDigestIfDue()).toBe(false);
+    await services.outbox.stop();
+    expect(sink.received).toHaveLength(1);
+  });
+
+  it("takes a comment with the writer's email and a reader's address in ten statements at most", async () => {
+    const recorded = recordStatements(handle.db);
+    const services = startServer(recorded.db);
+    await withOwner(services);
+    const [post] = await createPosts(services, clock, [{ title: "Herons at dawn" }]);
+    // Settings read once before, as every server has them cached.
+    await services.commentEmails.readSettings();
+    await services.siteSettings.current();
+    await services.outbox.stop();
+    recorded.statements.length = 0;
+    await services.comments.addComment(
+      post!.id,
+      { author: "Ann", content: "Hello", replyEmail: READER_EMAIL },
+      visitor("203.0.113.1"),
+    );
+    // The comment's own five (budget, post, policy, address history, insert), then its post's
+    // title, the reader's address kept, the owner's address, and the email's send and delivery.
+    expect(recorded.statements).toHaveLength(10);
+  });
+
   it("tells a reader of a reply once, and one click stops every reply email to their address", async () => {
     const services = startServer();
-    await services.commentEmails.settings.save({ writerEmails: "off" });
+    await services.commentEmails.saveSettings({ writerEmails: "off" });
     const [post] = await createPosts(services, clock, [{ title: "Herons at dawn" }]);
     const asked = await services.comments.addComment(
       post!.id,
@@ -206,7 +247,7 @@ describe.each(testDialects())("comment emails on $dialect", ({ dialect, skip }) 
 
   it("keeps nothing for an empty address, and a given one only hashed and sealed, nowhere in clear", async () => {
     const services = startServer();
-    await services.commentEmails.settings.save({ writerEmails: "off" });
+    await services.commentEmails.saveSettings({ writerEmails: "off" });
     const [post] = await createPosts(services, clock, [{ title: "Herons at dawn" }]);
     const { context } = createRouteTestContext(services, null, "203.0.113.1");
     const comment = (fields: Record<string, string>) =>

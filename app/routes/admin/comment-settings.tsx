@@ -22,7 +22,7 @@ export const loader = withRouteErrors(
     const { services } = context.get(appContext);
     const [settings, emailSettings] = await Promise.all([
       services.comments.readSettings(),
-      services.commentEmails.settings.read(),
+      services.commentEmails.readSettings(),
     ]);
     return {
       settings,
@@ -40,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { writerEmails, ...policy } = submission.input;
   const save = async () => {
     await services.comments.saveSettings(policy);
-    if (writerEmails && services.commentEmails.open) await services.commentEmails.settings.save({ writerEmails });
+    if (writerEmails && services.commentEmails.open) await services.commentEmails.saveSettings({ writerEmails });
   };
   const saved = await perform(context, save, {
     values: submission.values,

@@ -126,3 +126,8 @@ export async function claimDigestDay(
     .executeTakeFirst();
   return { claimed: inserted !== undefined, previousUntil: previous?.covered_until };
 }
+
+/** Forgets every digest claimed: the next look of a digest switched on again only marks where it starts. */
+export async function forgetDigests(db: Db): Promise<void> {
+  await db.deleteFrom("comment_email_digests").execute();
+}

@@ -385,6 +385,8 @@ export interface CommentMoment {
   status: CommentStatus;
   /** The comment it answers (migration 0025); null for a top-level comment. */
   parentId: string | null;
+  /** The signed-in writer who wrote it (migration 0025); null for a reader's comment. */
+  authorUserId: string | null;
   createdAt: string;
 }
 
@@ -401,6 +403,7 @@ function selectCommentMoments(db: Db) {
       "comments.content",
       "comments.status",
       "comments.parent_id",
+      "comments.author_user_id",
       "comments.created_at",
     ]);
 }
@@ -414,6 +417,7 @@ function toCommentMoment(row: {
   content: string;
   status: CommentStatus;
   parent_id: string | null;
+  author_user_id: string | null;
   created_at: Date | string;
 }): CommentMoment {
   return {
@@ -425,6 +429,7 @@ function toCommentMoment(row: {
     content: row.content,
     status: row.status,
     parentId: row.parent_id,
+    authorUserId: row.author_user_id,
     createdAt: toIsoString(row.created_at),
   };
 }
