@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ParsedMail } from "mailparser";
 import { action as unsubscribeAction } from "../../app/routes/site/unsubscribe-replies.tsx";
 import { action as postAction } from "../../app/routes/site/post.tsx";
+import { REPLY_EMAILS_PER_DAY } from "../../server/comment-emails/index.ts";
 import { createServices, type Services } from "../../server/composition.ts";
 import type { DatabaseHandle, Dialect } from "../../server/kernel/db/connect.ts";
 import { createMailer, type Mailer } from "../../server/newsletter/mailer.ts";
@@ -243,6 +244,32 @@ describe.each(testDialects())("comment emails on $dialect", ({ dialect, skip }) 
 
     const forged = new Request("https://blog.example/unsubscribe/replies?token=r.abc.forged", { method: "POST" });
     expect(await settle(() => unsubscribeAction(routeArgs(forged, context)))).toMatchObject({ status: 400 });
+  });
+
+  it("sends one address at most REPLY_EMAILS_PER_DAY reply emails a day, and none after its comment is deleted", async () => {
+    const services = startServer();
+    await services.commentEmails.saveSettings({ writerEmails: "off" });
+    const [post] = await createPosts(services, clock, [{ title: "Herons at dawn" }]);
+    const asked = await services.comments.addComment(
+      post!.id,
+      { author: "Ann", content: "Tell me", replyEmail: READER_EMAIL },
+      visitor("203.0.113.1"),
+    );
+    for (let index = 0; index <= REPLY_EMAILS_PER_DAY; index += 1) {
+      clock.advance(1000);
+      await reply(services, asked.id, post!.id, `Reply ${index}`, `198.51.100.${index + 1}`);
+    }
+    await sink.waitFor(REPLY_EMAILS_PER_DAY);
+    // A day later the count has room again.
+    clock.advance(24 * 60 * 60 * 1000);
+    await reply(services, asked.id, post!.id, "A day later", "198.51.100.200");
+    await sink.waitFor(REPLY_EMAILS_PER_DAY + 1);
+    // Deleting the comment deletes its address: later replies are told to nobody.
+    await services.comments.moderate("delete", [asked.id]);
+    expect(await handle.db.selectFrom("comment_reply_addresses").selectAll().execute()).toEqual([]);
+    await services.outbox.stop();
+    expect(sink.received).toHaveLength(REPLY_EMAILS_PER_DAY + 1);
+    expect(sink.received.at(-1)!.parsed!.text).toContain("A day later");
   });
 
   it("keeps nothing for an empty address, and a given one only hashed and sealed, nowhere in clear", async () => {
