@@ -37,6 +37,10 @@ export default [
         route("add", "routes/admin/navigation-add.tsx"),
         route("change", "routes/admin/navigation-change.tsx"),
       ]),
+      route("categories", "routes/admin/categories.tsx", [
+        route("add", "routes/admin/categories-add.tsx"),
+        route("change", "routes/admin/categories-change.tsx"),
+      ]),
       route("comments", "routes/admin/comments.tsx"),
       route("comments/settings", "routes/admin/comment-settings.tsx"),
       route("subscribers", "routes/admin/subscribers.tsx", [

@@ -15,7 +15,6 @@ import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { adminPasswordSchema } from "#domain/account.ts";
-import { CATEGORIES } from "#domain/categories.ts";
 import { DomainError } from "#domain/errors.ts";
 import {
   categoryMapSchema,
@@ -280,7 +279,7 @@ function readImportOptions(values: {
     const category = categorySchema.safeParse(values["default-category"]);
     options.defaultCategory = category.success
       ? category.data
-      : fail(`--default-category must be one of ${CATEGORIES.join(", ")}`);
+      : fail(`--default-category ${category.error.issues[0]?.message ?? "must be a category name"}`);
   }
   if (values["category-map"] !== undefined) {
     let map: unknown;

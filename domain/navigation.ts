@@ -1,5 +1,5 @@
 import { z } from "./zod.ts";
-import { CATEGORIES, categoryPath } from "./categories.ts";
+import { CATEGORIES, CATEGORY_LIMITS, categoryPath, categorySlug } from "./categories.ts";
 import { defineForm, formText } from "./forms.ts";
 import { BUILT_IN_PAGES } from "./page.ts";
 import { pagePath } from "./site-urls.ts";
@@ -39,7 +39,12 @@ const httpUrlSchema = z
   .max(NAVIGATION_LIMITS.url, `The address must be at most ${NAVIGATION_LIMITS.url} characters`)
   .pipe(z.url({ protocol: /^https?$/, message: "The address must start with http:// or https://" }));
 
-const categorySchema = z.enum(CATEGORIES, { error: "Please choose a category" });
+/** A category by its name when the link was saved; the link follows the category's renames (`categories` below). */
+const categorySchema = z
+  .string({ error: "Please choose a category" })
+  .trim()
+  .min(1, "Please choose a category")
+  .max(CATEGORY_LIMITS.name, "Please choose a category");
 const pageIdSchema = z.string().trim().min(1, "Please choose a page").max(64, "Please choose a page");
 
 export const navigationTargetSchema = z.discriminatedUnion(
@@ -92,11 +97,21 @@ const menuSchema = z
 export const navigationSchema = z.object({ header: menuSchema, footer: menuSchema });
 export type Navigation = z.infer<typeof navigationSchema>;
 
-/** docs/spec.md §2: the footer links these four categories, whatever else exists. */
-const FOOTER_CATEGORIES = ["Development", "Technology", "Design", "Business"] as const;
+/** docs/spec.md §2: the footer links four categories (development, technology, design, business on a new blog). */
+const FOOTER_CATEGORY_COUNT = 4;
 
-/** Exactly the links the header and footer showed before menus could be edited. */
-export function defaultNavigation(): Navigation {
+/** A default link's id: the category's slug where it fits the ids' pattern. */
+function footerCategoryId(name: string, index: number): string {
+  const slug = categorySlug(name);
+  return /^[a-z0-9-]{1,40}$/.test(slug) ? slug : `category-${index + 1}`;
+}
+
+/**
+ * The links the header and footer show until the owner edits them: on a new blog exactly those
+ * they always showed. The footer's categories are the first four of `categories`, the
+ * writer's in their order (Admin → Categories), the spec's six where they are not known.
+ */
+export function defaultNavigation(categories: readonly string[] = CATEGORIES): Navigation {
   return {
     header: [
       { id: "home", label: "Home", target: { kind: "home" } },
@@ -104,8 +119,8 @@ export function defaultNavigation(): Navigation {
       { id: "about", label: "About", target: { kind: "about-link" } },
     ],
     footer: [
-      ...FOOTER_CATEGORIES.map((category) => ({
-        id: category.toLowerCase(),
+      ...categories.slice(0, FOOTER_CATEGORY_COUNT).map((category, index) => ({
+        id: footerCategoryId(category, index),
         label: category,
         target: { kind: "category" as const, category },
       })),
@@ -118,9 +133,9 @@ export function defaultNavigation(): Navigation {
   };
 }
 
-/** The menus to show: the owner's, or the defaults while they have saved none. */
-export function navigationOrDefault(saved: Navigation | null | undefined): Navigation {
-  return saved ?? defaultNavigation();
+/** The menus to show: the owner's, or the defaults (with the writer's categories when given) while they have saved none. */
+export function navigationOrDefault(saved: Navigation | null | undefined, categories?: readonly string[]): Navigation {
+  return saved ?? defaultNavigation(categories);
 }
 
 /** A link as a reader's page renders it. */
@@ -139,6 +154,27 @@ export interface NavigationAddresses {
   pageSlugs: ReadonlyMap<string, string>;
   /** Published built-in pages by key ("about" → its slug). */
   builtInPageSlugs: ReadonlyMap<string, string>;
+  /**
+   * Every address a category answers at, its own and those it had before a rename, to its
+   * name now; absent where the categories are not known (the database out of reach).
+   */
+  categories?: ReadonlyMap<string, string>;
+}
+
+/**
+ * Where a link to a category goes now and what it is called: a link saved under a name the
+ * category has since changed follows it, and its label too while the label was that name; a
+ * link to a category that is gone is left out.
+ */
+function resolveCategoryLink(
+  item: NavigationItem & { target: { kind: "category" } },
+  categories: ReadonlyMap<string, string> | undefined,
+): { label: string; href: string } | undefined {
+  const saved = item.target.category;
+  if (categories === undefined) return { label: item.label, href: categoryPath(saved) };
+  const current = categories.get(categorySlug(saved));
+  if (current === undefined) return undefined;
+  return { label: item.label === saved ? current : item.label, href: categoryPath(current) };
 }
 
 function targetHref(target: NavigationTarget, addresses: NavigationAddresses): string | undefined {
@@ -174,7 +210,12 @@ export function resolveNavigationLinks(
   items: readonly NavigationItem[],
   addresses: NavigationAddresses,
 ): NavigationLink[] {
-  return items.flatMap(({ id, label, target }) => {
+  return items.flatMap((item): NavigationLink[] => {
+    const { id, label, target } = item;
+    if (target.kind === "category") {
+      const link = resolveCategoryLink({ ...item, target }, addresses.categories);
+      return link === undefined ? [] : [{ id, ...link, kind: target.kind }];
+    }
     const href = targetHref(target, addresses);
     return href === undefined ? [] : [{ id, label, href, kind: target.kind }];
   });

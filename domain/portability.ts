@@ -1,5 +1,5 @@
 import { z } from "./zod.ts";
-import { CATEGORIES, type Category } from "./categories.ts";
+import { CATEGORIES, CATEGORY_LIMITS, type Category, categorySlug } from "./categories.ts";
 import { defineForm, formText } from "./forms.ts";
 
 export const EXPORT_FORMAT = "inkwell-export";
@@ -13,11 +13,11 @@ export const PAGE_OPTIONS = ["pages", "posts", "skip"] as const;
 export type PageOption = (typeof PAGE_OPTIONS)[number];
 
 export interface ImportOptions {
-  /** Source category or tag name (any case) → one of our categories. */
+  /** Source category or tag name (any case) → a category name here; one the blog lacks is created. */
   categoryMap: Record<string, Category>;
   /** WordPress and Ghost pages: imported as pages, as posts, or left out. */
   pages: PageOption;
-  /** Where a post goes when none of its categories or tags is mapped. */
+  /** Where a post goes when none of its categories or tags is mapped, and it names no category of its own. */
   defaultCategory: Category;
 }
 
@@ -49,7 +49,13 @@ const IMPORT_MAX_MEGABYTES = IMPORT_MAX_BYTES / 1024 / 1024;
 export const IMPORT_TOO_LARGE_MESSAGE = `The file is too large: imports may be at most ${IMPORT_MAX_MEGABYTES} MB.`;
 const CATEGORY_MAP_EXAMPLE = '{"news": "Business", "javascript": "Development"}';
 
-export const categorySchema = z.enum(CATEGORIES, { error: `must be one of ${CATEGORIES.join(", ")}` });
+/** A category name: one of the blog's, or one an import creates. */
+export const categorySchema = z
+  .string({ error: "must be a category name" })
+  .trim()
+  .min(1, "must be a category name")
+  .max(CATEGORY_LIMITS.name, `must be a name of at most ${CATEGORY_LIMITS.name} characters`)
+  .refine((name) => categorySlug(name) !== "", "must be a name with a letter or a digit");
 export const categoryMapSchema = z.record(z.string(), categorySchema);
 
 /** The chosen file as both sides see it: the browser has the File, the action only its name. */
@@ -90,7 +96,7 @@ export const importForm = defineForm({
       });
       return z.NEVER;
     }),
-    defaultCategory: z.enum(CATEGORIES, { error: "Choose a default category" }),
+    defaultCategory: z.string().trim().min(1, "Choose a default category"),
     pages: z.enum(PAGE_OPTIONS, { error: "Choose what to do with pages" }),
   }),
 });

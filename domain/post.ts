@@ -1,5 +1,4 @@
 import { z } from "./zod.ts";
-import { CATEGORIES } from "./categories.ts";
 import { defineForm, formText, formTexts } from "./forms.ts";
 import { isOwnMediaPath } from "./media.ts";
 
@@ -133,7 +132,8 @@ export const postSchema = z.object({
     (value) => value.startsWith("http") || isOwnMediaPath(value),
     "Please enter a valid URL",
   ),
-  category: z.enum(CATEGORIES, { error: "Category is required" }),
+  // One of the writer's categories (the posts service refuses a name it does not keep).
+  category: z.string({ error: "Category is required" }).trim().min(1, "Category is required"),
   /** Where the post was first published, if not here (syndicated writing); empty: here. */
   canonicalUrl: z
     .string()

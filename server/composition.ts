@@ -34,7 +34,7 @@ import {
 import { createPortabilityService } from "./portability/index.ts";
 import { createNavigationService, createSiteSettingsService, defaultSiteSettings } from "./site/index.ts";
 import { createPageService } from "./pages/index.ts";
-import { createPostService, type PostLife } from "./posts/index.ts";
+import { createCategoryService, createPostService, type PostLife } from "./posts/index.ts";
 import { createRateLimiter } from "./kernel/rate-limit.ts";
 
 export interface ServiceDeps {
@@ -168,16 +168,18 @@ export function createServices({
   const rateLimiter = createRateLimiter({ db, now, secret: commentIpSalt });
   const pages = createPageService({ db, now, audit, changes });
   const posts = createPostService({ db, dialect, now, audit, changes, life: postLife, emailOn });
+  const categories = createCategoryService({ db, audit, changes });
   const media = createMediaService({ db, store, now });
   return {
     settings,
     changes,
     posts,
+    categories,
     comments,
     commentEmails,
     pages,
-    feeds: createFeedService({ posts, pages, media }),
-    navigation: createNavigationService({ siteSettings, pages }),
+    feeds: createFeedService({ posts, pages, media, categories }),
+    navigation: createNavigationService({ siteSettings, pages, categories }),
     fediverse: createFediverseService({
       db,
       now,

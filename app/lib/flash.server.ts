@@ -29,6 +29,7 @@ const FLASH_MESSAGES = {
   "subscriber-removed": "Subscriber removed for good.",
   "fediverse-saved": "Fediverse settings saved.",
   "navigation-saved": "Navigation saved. The site shows it now.",
+  "categories-saved": "Categories saved. The site shows them now.",
   "follower-approved": "Follow request approved.",
   "follower-rejected": "Follow request rejected.",
   "follower-removed": "Follower removed.",

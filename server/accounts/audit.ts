@@ -33,7 +33,8 @@ export type AuditAction =
   | "page-published"
   | "page-unpublished"
   | "page-deleted"
-  | "navigation-changed";
+  | "navigation-changed"
+  | "categories-changed";
 
 export function createAuditLog({ db, now }: { db: Kysely<Database>; now: () => Date }) {
   return {

@@ -13,6 +13,8 @@ interface FeedSource {
   /** Newest first, bodies already sanitised. */
   posts: Post[];
   category?: string;
+  /** The category's description as its writer wrote it (Admin → Categories); blank says what the feed holds. */
+  categoryDescription?: string;
   /** Bytes of this site's own images, by `/media/…` path (a cover's enclosure length). */
   fileSizes?: ReadonlyMap<string, number>;
 }
@@ -57,7 +59,7 @@ function coverOf(post: Post, siteUrl: string, fileSizes: ReadonlyMap<string, num
   return { url: image.url.href, type: image.type, length: fileSizes.get(post.coverImage) ?? 0 };
 }
 
-function readChannel({ site, posts, category, fileSizes = new Map() }: FeedSource): Channel {
+function readChannel({ site, posts, category, categoryDescription, fileSizes = new Map() }: FeedSource): Channel {
   const at = (path: string) => absoluteUrl(site.siteUrl, path);
   const home = at(category ? categoryPath(category) : "/");
   const name = site.title || DEFAULT_SITE_TITLE;
@@ -66,7 +68,7 @@ function readChannel({ site, posts, category, fileSizes = new Map() }: FeedSourc
     name,
     title: category ? `${category} | ${name}` : name,
     description: category
-      ? `Posts in the ${category} category of ${name}.`
+      ? categoryDescription || `Posts in the ${category} category of ${name}.`
       : site.description || DEFAULT_SITE_DESCRIPTION,
     // An empty feed is as old as the blog's epoch, so its Last-Modified never moves.
     updated: new Date(posts[0]?.updatedAt ?? 0),

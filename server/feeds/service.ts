@@ -1,4 +1,4 @@
-import type { Category } from "#domain/categories.ts";
+import type { Category, CategoryRecord } from "#domain/categories.ts";
 import type { Post } from "#domain/post.ts";
 import type { FeedFormat } from "#domain/site-urls.ts";
 import { feedContentType, renderFeed } from "./feeds.ts";
@@ -23,6 +23,7 @@ export interface FeedSources {
     streamPublishedPostAddresses(start: number, count: number): AsyncIterable<{ slug: string; updatedAt: string }[]>;
   };
   pages: { listSitemapPages(afterSlug: string, limit: number): Promise<PageAddress[]> };
+  categories: { list(): Promise<{ name: string }[]> };
   media: { fileSizes(paths: readonly string[]): Promise<ReadonlyMap<string, number>> };
 }
 
@@ -33,15 +34,27 @@ interface FeedSite {
   description: string;
 }
 
-export function createFeedService({ posts, pages, media }: FeedSources) {
+export function createFeedService({ posts, pages, media, categories }: FeedSources) {
   const listPages = (afterSlug: string, limit: number) => pages.listSitemapPages(afterSlug, limit);
+  /** When each category with public posts last changed, in the writer's order. */
+  async function categoryUpdatesInOrder() {
+    const [updates, order] = await Promise.all([posts.listCategoryUpdates(), categories.list()]);
+    const position = new Map(order.map((category, index) => [category.name, index]));
+    return updates.toSorted((a, b) => (position.get(a.category) ?? 0) - (position.get(b.category) ?? 0));
+  }
   return {
     /** A feed of the newest published posts, of one category when given, and when it last changed. */
-    async feed(format: FeedFormat, site: FeedSite, category?: Category) {
-      const items = await posts.listFeedPosts(category);
+    async feed(format: FeedFormat, site: FeedSite, category?: Pick<CategoryRecord, "name" | "description">) {
+      const items = await posts.listFeedPosts(category?.name);
       const fileSizes = await media.fileSizes(items.map((post) => post.coverImage));
       return {
-        body: renderFeed(format, { site, posts: items, category, fileSizes }),
+        body: renderFeed(format, {
+          site,
+          posts: items,
+          category: category?.name,
+          categoryDescription: category?.description,
+          fileSizes,
+        }),
         contentType: feedContentType(format),
         lastModified: new Date(Math.max(0, ...items.map((post) => Date.parse(post.updatedAt)))),
       };
@@ -60,7 +73,7 @@ export function createFeedService({ posts, pages, media }: FeedSources) {
       if (pageSitemap !== undefined) {
         const addresses = await readPageSitemap(listPages, pageSitemap);
         if (!addresses) return undefined;
-        const updates = pageSitemap === 1 ? await posts.listCategoryUpdates() : null;
+        const updates = pageSitemap === 1 ? await categoryUpdatesInOrder() : null;
         return renderPagesSitemap(siteUrl, addresses, updates);
       }
       const page = Number(/^posts-([1-9]\d{0,6})\.xml$/.exec(file)?.[1]);

@@ -102,9 +102,7 @@ export function renderPagesSitemap(
   const entries = [
     ...(categoryUpdates ? STATIC_PAGE_PATHS.map((path) => urlEntry(absoluteUrl(siteUrl, path))) : []),
     ...pages.map(({ slug, updatedAt }) => urlEntry(absoluteUrl(siteUrl, pagePath(slug)), updatedAt)),
-    ...CATEGORIES.filter((category) => updated.has(category)).map((category) =>
-      urlEntry(absoluteUrl(siteUrl, categoryPath(category)), updated.get(category)),
-    ),
+    ...[...updated].map(([category, updatedAt]) => urlEntry(absoluteUrl(siteUrl, categoryPath(category)), updatedAt)),
   ];
   return `${XML_DECLARATION}<urlset xmlns="${SITEMAP_NS}">\n${entries.join("")}</urlset>\n`;
 }

@@ -3,7 +3,8 @@
  * "lists" for every page that lists posts (home, blog, search, categories),
  * "post:<id>" for a post's page and every page showing it as a related post,
  * "page:<id>" for a page's own address, and "navigation" for every page whose header or
- * footer links to a page (a page's slug, title or publishing changed).
+ * footer links to a page (a page's slug, title or publishing changed) or to a category; every
+ * cached reader's page carries it, so a category's change ("lists" and "navigation") empties them all.
  */
 export type ContentTag = "lists" | "navigation" | `post:${string}` | `page:${string}`;
 
@@ -11,7 +12,7 @@ export type ContentTag = "lists" | "navigation" | `post:${string}` | `page:${str
  * What a write was to, so a listener may hear one kind only. What a post's write means beyond its
  * pages (an email, the fediverse's sweep) is not told here but by its life (server/posts/service.ts, PostLife).
  */
-export const CONTENT_CHANGE_KINDS = ["post", "comment", "page"] as const;
+export const CONTENT_CHANGE_KINDS = ["post", "comment", "page", "category"] as const;
 export type ContentChangeKind = (typeof CONTENT_CHANGE_KINDS)[number];
 
 export type ContentChangeListener = (tags: ContentTag[], kind: ContentChangeKind) => void;

@@ -2,7 +2,6 @@
 // import-wordpress.ts becomes here (category, cover, excerpt, state), in one transaction.
 // Importing the same export again adds only what is new: each source post, page and comment
 // is recorded once.
-import { CATEGORIES, type Category } from "#domain/categories.ts";
 import { COMMENT_AUTHOR_MAX, COMMENT_CONTENT_MAX } from "#domain/comment.ts";
 import { PAGE_LIMITS } from "#domain/page.ts";
 import { POST_LIMITS } from "#domain/post.ts";
@@ -16,7 +15,7 @@ import { newId } from "../kernel/rows.ts";
 import { firstFreeSlug, slugFromTitle, toSlug } from "../kernel/slugs.ts";
 import type { ForeignExport, ForeignPage } from "./import-formats.ts";
 import { announceImportedPages, importedPageSlug } from "./import-pages.ts";
-import { announceImported, emptyReport, type ImportDeps, keptTags, type Trx } from "./import-report.ts";
+import { announceImported, categoryFiler, emptyReport, type ImportDeps, keptTags, type Trx } from "./import-report.ts";
 
 const EXCERPT_FROM_BODY = 200;
 /** How a Ghost export writes its own site's address, for the site it is imported into to fill in. */
@@ -43,6 +42,7 @@ export async function importForeign(
   const changedPosts = new Set<string>();
   const changedPages = new Set<string>();
   await db.transaction().execute(async (trx: Trx) => {
+    const filer = await categoryFiler(trx, report);
     const insertedPosts: string[] = [];
     for (const post of source.posts) {
       let postId = await findImportTarget(trx, post.sourceKey);
@@ -50,8 +50,9 @@ export async function importForeign(
         report.skipped.push({ item: post.label, reason: "imported before" });
       } else {
         postId = newId();
-        const category = chooseCategory(post.terms, categoryMap);
-        if (!category) {
+        const chosen =
+          chooseCategory(post.terms, categoryMap, filer.existing) ?? post.categories.find((name) => name.trim());
+        if (!chosen) {
           report.warnings.push(
             `${post.label} has no mapped category or tag (${post.terms.join(", ") || "none"}); filed under ${options.defaultCategory}`,
           );
@@ -86,7 +87,7 @@ export async function importForeign(
             ).slice(0, POST_LIMITS.excerpt),
             author: (post.author || "Anonymous").slice(0, POST_LIMITS.author),
             coverImage: keepsCover ? coverImage.slice(0, POST_LIMITS.coverImage) : "",
-            category: category ?? options.defaultCategory,
+            category: await filer.file(chosen ?? options.defaultCategory),
             tags: keptTags(
               post.label,
               post.tags.map((tag) => tag.slice(0, POST_LIMITS.tag)),
@@ -207,10 +208,18 @@ async function importForeignPage(
 }
 
 /** The first source term the writer mapped, else the first that is already one of our categories. */
-function chooseCategory(terms: string[], categoryMap: Map<string, Category>): Category | undefined {
+function chooseCategory(
+  terms: string[],
+  categoryMap: Map<string, string>,
+  existing: (name: string) => string | undefined,
+): string | undefined {
   for (const term of terms) {
     const mapped = categoryMap.get(term.toLowerCase());
     if (mapped) return mapped;
   }
-  return CATEGORIES.find((category) => terms.some((term) => term.toLowerCase() === category.toLowerCase()));
+  for (const term of terms) {
+    const found = existing(term);
+    if (found) return found;
+  }
+  return undefined;
 }

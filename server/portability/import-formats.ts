@@ -26,6 +26,8 @@ export interface ForeignPost {
   coverImage: string;
   /** Source category and tag names, in the source's order, for the category map. */
   terms: string[];
+  /** The source's own categories (WordPress's; Ghost has only tags): one the blog lacks becomes a new category. */
+  categories: string[];
   tags: string[];
   /** Public, or (with `publishAt`) public from that time; otherwise a draft. */
   published: boolean;

@@ -126,6 +126,7 @@ export function readGhostExport(document: Json, options: ImportOptions): Foreign
       author: authors[0] ?? userNames.get(text(post.author_id)) ?? "",
       coverImage: text(post.feature_image),
       terms,
+      categories: [],
       tags: terms,
       ...state,
       commentsClosed: commentsOff,

@@ -1,6 +1,5 @@
 // Moving back in from our own export (export.ts writes it), as JSON or as the .zip with images:
 // everything in one transaction, or nothing. Why it is built this way: docs/decisions/0009.
-import { CATEGORIES, type Category } from "#domain/categories.ts";
 import { COMMENT_STATUSES, type CommentStatus } from "#domain/comment.ts";
 import {
   SUBSCRIBER_SOURCES,
@@ -11,6 +10,7 @@ import {
 } from "#domain/newsletter.ts";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ImportOptions, type ImportReport } from "#domain/portability.ts";
 import { siteSettingsSchema } from "#domain/site-settings.ts";
+import { CATEGORY_LIMITS, categorySlug } from "#domain/categories.ts";
 import { findMedia, insertMedia, loadSharp, type MediaStore } from "../media/index.ts";
 import {
   EXPORTED_SECTIONS,
@@ -36,6 +36,7 @@ import { isObject, parseExportJson } from "./import-formats.ts";
 import { announceImportedPages, importOwnPages } from "./import-pages.ts";
 import {
   announceImported,
+  categoryFiler,
   countMissingImages,
   emptyReport,
   type ImportDeps,
@@ -79,6 +80,7 @@ export async function importOwn(
   let subscribersAdded = 0;
   await db.transaction().execute(async (trx) => {
     await before?.(trx);
+    const filer = await categoryFiler(trx, report);
     const importedPosts = new Set<string>();
     for (const row of sections.posts) {
       const id = String(row.id);
@@ -86,8 +88,11 @@ export async function importOwn(
         report.skipped.push({ item: `post “${String(row.title)}”`, reason: "a post with its id already exists" });
         continue;
       }
-      const category = isCategoryName(row.category) ? row.category : options.defaultCategory;
-      if (category !== row.category) {
+      // A category of the exported blog that this one lacks is created; a row without one takes the default.
+      const named =
+        typeof row.category === "string" && categorySlug(row.category) !== "" ? row.category.slice(0, CATEGORY_LIMITS.name) : undefined;
+      const category = await filer.file(named ?? options.defaultCategory);
+      if (named === undefined) {
         report.warnings.push(
           `“${String(row.title)}” had the unknown category ${String(row.category)}; filed under ${category}`,
         );
@@ -295,10 +300,6 @@ async function importSubscribers(trx: Trx, rows: Record<string, unknown>[], repo
     });
   }
   return added;
-}
-
-function isCategoryName(value: unknown): value is Category {
-  return (CATEGORIES as readonly unknown[]).includes(value);
 }
 
 /**

@@ -2,11 +2,13 @@
 // tags are kept, and the cached pages it clears once its transaction is committed.
 import type { Kysely, Transaction } from "kysely";
 import { DomainError } from "#domain/errors.ts";
+import { CATEGORY_LIMITS } from "#domain/categories.ts";
 import { mediaHashesIn } from "#domain/media.ts";
 import { POST_FORMATS, POST_LIMITS, type PostFormat, uniqueNonEmptyTags } from "#domain/post.ts";
 import { IMPORT_TOO_LARGE_MESSAGE, type ImportReport } from "#domain/portability.ts";
 import type { Database } from "../kernel/db/schema.ts";
 import { findMediaByHashes } from "../media/index.ts";
+import { addMissingCategories, listCategories } from "../posts/index.ts";
 import { type ContentChanges, type ContentTag, postTag } from "../kernel/content-changes.ts";
 
 /** What an import writes with: the database, the clock and the cache it clears. */
@@ -64,4 +66,29 @@ export async function countMissingImages(trx: Trx, text: string): Promise<number
 /** What the report says of a post or page of a JSON export that shows images this blog lacks. */
 export function missingImagesWarning(label: string, missing: number): string {
   return `${label} shows ${missing} uploaded images this blog does not have (/media/…): import the .zip export, which carries them`;
+}
+
+/**
+ * Files imported posts under the blog's categories (docs/decisions/0020): a name the blog has (in
+ * any case) is that category, any other becomes a new category, named in the report.
+ */
+export async function categoryFiler(trx: Trx, report: ImportReport) {
+  const known = new Map((await listCategories(trx)).map((category) => [category.name.toLowerCase(), category.name]));
+  return {
+    /** The blog's category of this name, in any case, if it has one. */
+    existing(name: string): string | undefined {
+      return known.get(name.trim().toLowerCase());
+    },
+    /** The blog's category of this name, created first when it has none. */
+    async file(source: string): Promise<string> {
+      const name = source.trim().slice(0, CATEGORY_LIMITS.name).trim();
+      const found = known.get(name.toLowerCase());
+      if (found !== undefined) return found;
+      const [created] = await addMissingCategories(trx, [name]);
+      if (created === undefined) return name;
+      known.set(created.toLowerCase(), created);
+      report.warnings.push(`Created the category ${created}`);
+      return created;
+    },
+  };
 }

@@ -154,12 +154,17 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
       continue;
     }
     const terms: string[] = [];
+    const categories: string[] = [];
     const tags: string[] = [];
     for (const category of asArray(item.category)) {
       const name = htmlToText(isObject(category) ? text(category["#text"]) : text(category)).trim();
       if (!name) continue;
       terms.push(name);
       if (isObject(category) && category["@domain"] === "post_tag") tags.push(name);
+      // "Uncategorized" is WordPress's name for none: such a post goes to the default category.
+      else if (isObject(category) && category["@domain"] === "category" && category["@nicename"] !== "uncategorized") {
+        categories.push(name);
+      }
     }
     const comments: ForeignComment[] = [];
     for (const comment of rows(item["wp:comment"])) {
@@ -232,6 +237,7 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
       author: authors.get(creator) || creator,
       coverImage: "",
       terms,
+      categories,
       tags,
       ...state,
       commentsClosed: text(item["wp:comment_status"]).trim() === "closed",

@@ -9,7 +9,7 @@ import {
   type PostFormat,
   type PostSaveInput,
 } from "#domain/post.ts";
-import { CATEGORIES, type Category } from "#domain/categories.ts";
+import type { Category } from "#domain/categories.ts";
 import { ADMIN_POSTS_PER_PAGE, type Page, POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Dialect } from "../kernel/db/connect.ts";
 import type { Database } from "../kernel/db/schema.ts";
@@ -19,6 +19,7 @@ import { mediaHashesIn } from "#domain/media.ts";
 import { describeMedia, mediaRepository as media } from "../media/index.ts";
 import { type ContentChanges, createContentChanges, postTag } from "../kernel/content-changes.ts";
 import { firstFreeSlug, slugFromTitle, toSlug } from "../kernel/slugs.ts";
+import * as categories from "./repositories/categories.ts";
 import * as revisions from "./repositories/post-revisions.ts";
 import * as posts from "./repositories/posts.ts";
 import * as publicPosts from "./repositories/posts-public.ts";
@@ -97,8 +98,12 @@ export const RELATED_POSTS_COUNT = 3;
 /** How many posts a feed carries, newest first. */
 export const FEED_POST_COUNT = 20;
 
-/** The home page's category sections, in the order they appear. */
-const HOME_CATEGORY_ORDER = [...CATEGORIES].sort();
+const UNKNOWN_CATEGORY_MESSAGE = "That category no longer exists. Please choose one of the categories.";
+
+/** The writer's category names, in alphabetical order: the home page's sections and the sitemap's. */
+async function categoryNames(db: Kysely<Database>): Promise<string[]> {
+  return (await categories.listCategories(db)).map((category) => category.name).sort();
+}
 
 export interface PostServiceDeps {
   db: Kysely<Database>;
@@ -222,6 +227,13 @@ export function createPostService({
     return saved;
   }
 
+  /** A post is filed under one of the writer's categories; a choice made on a screen older than a rename or delete is refused. */
+  async function refuseUnknownCategory(category: string): Promise<void> {
+    if (category !== "" && !(await categories.findCategoryByName(db, category))) {
+      throw new DomainError("CATEGORY_UNKNOWN", UNKNOWN_CATEGORY_MESSAGE);
+    }
+  }
+
   /**
    * The slug a save gives the post: the writer's own (folded to a slug) must be free, a
    * derived one takes the first free `-2`, `-3`… suffix.
@@ -240,9 +252,10 @@ export function createPostService({
     async getHomePage() {
       // One small indexed query per category rather than a window over every post.
       const at = timestamp();
+      const homeCategories = await categoryNames(db);
       const [newest, ...perCategory] = await Promise.all([
         publicPosts.listNewestPublishedPosts(db, at, 1 + HOME_LATEST_COUNT),
-        ...HOME_CATEGORY_ORDER.map((category) =>
+        ...homeCategories.map((category) =>
           publicPosts.listNewestPublishedPostsInCategory(db, at, category, HOME_PER_CATEGORY),
         ),
       ]);
@@ -250,8 +263,8 @@ export function createPostService({
       return {
         featured,
         latest,
-        categories: HOME_CATEGORY_ORDER.map((category, index) => ({
-          category: category as string,
+        categories: homeCategories.map((category, index) => ({
+          category,
           posts: perCategory[index]!,
         })).filter((section) => section.posts.length > 0),
       };
@@ -273,7 +286,7 @@ export function createPostService({
     },
 
     async summariseCategories() {
-      return publicPosts.summarisePublishedCategories(db, timestamp(), CATEGORIES);
+      return publicPosts.summarisePublishedCategories(db, timestamp(), await categoryNames(db));
     },
 
     /**
@@ -332,7 +345,7 @@ export function createPostService({
     },
 
     async listCategoryUpdates() {
-      return publicPosts.listPublishedCategoryUpdates(db, timestamp(), CATEGORIES);
+      return publicPosts.listPublishedCategoryUpdates(db, timestamp(), await categoryNames(db));
     },
 
     /** A page of every post for the admin list, each with what it is right now: draft, scheduled or published. */
@@ -347,6 +360,7 @@ export function createPostService({
     /** The writer is named in the post's revisions; publishing goes into the audit log under their name. */
     async createPost(input: PostSaveInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
       const at = timestamp();
+      await refuseUnknownCategory(input.category);
       const draft = draftToSave(input, await chooseSlug(input));
       const revision = { kind: "save", savedBy: writer.email } as const;
       const created = await save(
@@ -366,6 +380,7 @@ export function createPostService({
     async updatePost(id: string, input: PostSaveInput, writer: Writer = SYSTEM_WRITER): Promise<Post> {
       const before = await posts.findPostById(db, id);
       if (!before) throw new DomainError("POST_NOT_FOUND", "Post not found");
+      await refuseUnknownCategory(input.category);
       const draft = draftToSave(input, await chooseSlug(input, id), before);
       const updated = await save(
         before,

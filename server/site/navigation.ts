@@ -10,8 +10,10 @@ import {
   resolveNavigationLinks,
 } from "#domain/navigation.ts";
 import type { SiteSettings } from "#domain/site-settings.ts";
+import { DomainError } from "#domain/errors.ts";
 import type { Actor } from "../accounts/index.ts";
 import type { PageService } from "../pages/index.ts";
+import type { CategoryService } from "../posts/index.ts";
 import type { SiteSettingsService } from "./settings.ts";
 
 /**
@@ -21,6 +23,7 @@ import type { SiteSettingsService } from "./settings.ts";
 export interface NavigationServices {
   siteSettings: Pick<SiteSettingsService, "updateNavigation">;
   pages: Pick<PageService, "getPageForEditing" | "resolvePublicPageSlugs" | "resolveBuiltInPageSlugs">;
+  categories: Pick<CategoryService, "addresses" | "list">;
 }
 
 export interface SiteNavigationLinks {
@@ -37,8 +40,9 @@ function resolveMenus(
   site: SiteLinks,
   pageSlugs: ReadonlyMap<string, string>,
   builtInPageSlugs: ReadonlyMap<string, string>,
+  categories?: ReadonlyMap<string, string>,
 ): SiteNavigationLinks {
-  const addresses = { aboutUrl: site.aboutUrl, sourceUrl: site.sourceUrl, pageSlugs, builtInPageSlugs };
+  const addresses = { aboutUrl: site.aboutUrl, sourceUrl: site.sourceUrl, pageSlugs, builtInPageSlugs, categories };
   return {
     header: resolveNavigationLinks(navigation.header, addresses),
     footer: resolveNavigationLinks(navigation.footer, addresses),
@@ -46,21 +50,35 @@ function resolveMenus(
 }
 
 /** What a reader's page shows of the menus, and the owner's changes: the settings plus the pages they name. */
-export function createNavigationService({ siteSettings, pages }: NavigationServices) {
+export function createNavigationService({ siteSettings, pages, categories }: NavigationServices) {
+  /** The stored menus, or the defaults with the writer's categories. */
+  async function currentMenus(saved: Navigation | null): Promise<Navigation> {
+    return saved ?? navigationOrDefault(null, (await categories.list()).map((category) => category.name));
+  }
+
   return {
     /**
-     * The links a reader's page shows, page targets at their current slugs; a draft or deleted
-     * page's link is left out. At most two queries, and none for menus that name no page.
+     * The links a reader's page shows, page targets at their current slugs and category targets
+     * at their categories' (the defaults' footer: the writer's first four); a draft or deleted
+     * page's link, or a deleted category's, is left out. At most four queries, and for menus that
+     * name no page and no category, none.
      */
     async links(site: SiteLinks): Promise<SiteNavigationLinks> {
-      const navigation = navigationOrDefault(site.navigation);
+      const namesCategories =
+        site.navigation === null ||
+        [...site.navigation.header, ...site.navigation.footer].some((item) => item.target.kind === "category");
+      const known = namesCategories ? await categories.addresses() : undefined;
+      const navigation = navigationOrDefault(site.navigation, known?.names);
       const ids = navigationPageIds(navigation);
       const [pageSlugs, builtInPageSlugs] = await Promise.all([
         ids.length > 0 ? pages.resolvePublicPageSlugs(ids) : NO_SLUGS,
         linksBuiltInPages(navigation) ? pages.resolveBuiltInPageSlugs() : NO_SLUGS,
       ]);
-      return resolveMenus(navigation, site, pageSlugs, builtInPageSlugs);
+      return resolveMenus(navigation, site, pageSlugs, builtInPageSlugs, known?.addresses);
     },
+
+    /** The menus as the owner's screen lists them: the stored ones, or the defaults with the writer's categories. */
+    menus: (site: Pick<SiteSettings, "navigation">) => currentMenus(site.navigation),
 
     /** The menus while the database is out of reach: every link but those to pages. */
     offlineLinks(site: SiteLinks): SiteNavigationLinks {
@@ -77,7 +95,16 @@ export function createNavigationService({ siteSettings, pages }: NavigationServi
       if (change.action === "add" && change.link.target.kind === "page") {
         await pages.getPageForEditing(change.link.target.id);
       }
-      return siteSettings.updateNavigation((current) => applyNavigationChange(current, change), actor);
+      if (change.action === "add" && change.link.target.kind === "category") {
+        const wanted = change.link.target.category;
+        if (!(await categories.list()).some((category) => category.name === wanted)) {
+          throw new DomainError("CATEGORY_UNKNOWN", "That category no longer exists. Choose another.");
+        }
+      }
+      return siteSettings.updateNavigation(
+        async (saved) => applyNavigationChange(await currentMenus(saved), change),
+        actor,
+      );
     },
   };
 }

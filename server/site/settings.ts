@@ -8,7 +8,7 @@ import {
   type SiteSettingsFormInput,
   siteSettingsSchema,
 } from "#domain/site-settings.ts";
-import { type Navigation, type NavigationChangeResult, navigationOrDefault } from "#domain/navigation.ts";
+import type { Navigation, NavigationChangeResult } from "#domain/navigation.ts";
 import { isDomainError } from "#domain/errors.ts";
 import { POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Database } from "../kernel/db/schema.ts";
@@ -114,11 +114,11 @@ export function createSiteSettingsService({ db, now, defaults, audit, store, set
      * change, so readers see the new menus at once.
      */
     async updateNavigation(
-      change: (current: Navigation) => NavigationChangeResult,
+      change: (saved: Navigation | null) => Promise<NavigationChangeResult>,
       actor: Actor,
     ): Promise<NavigationChangeResult> {
       const current = await settings.readFresh();
-      const outcome = change(navigationOrDefault(current.navigation));
+      const outcome = await change(current.navigation);
       if (outcome.ok) {
         await save({ ...current, navigation: outcome.navigation }, "navigation-changed", outcome.summary, actor);
       }

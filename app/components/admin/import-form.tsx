@@ -2,7 +2,6 @@ import { type FormEvent, useState } from "react";
 import { FormError, SelectField, TextAreaField, TextField } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
-import { CATEGORIES } from "#domain/categories.ts";
 import type { FormResult } from "#domain/forms.ts";
 import {
   IMPORT_MAX_BYTES,
@@ -87,7 +86,14 @@ export function ImportReportView({ result }: { result: Pick<ImportSuccessData, "
  * page; with JavaScript the same form is sent with XMLHttpRequest, whose upload events (which
  * fetch does not have) drive the progress bar, and the report appears below it.
  */
-export function ImportForm({ result }: { result: ImportFormResult | undefined }) {
+export function ImportForm({
+  result,
+  categories,
+}: {
+  result: ImportFormResult | undefined;
+  /** The writer's categories, in their order. */
+  categories: readonly string[];
+}) {
   const [uploadResult, setUploadResult] = useState<ImportFormResult | undefined>(undefined);
   const [report, setReport] = useState<ImportSuccessData | undefined>(undefined);
   const [upload, setUpload] = useState<Upload>({ state: "idle" });
@@ -176,7 +182,7 @@ export function ImportForm({ result }: { result: ImportFormResult | undefined })
         <TextAreaField
           {...form.field("categoryMap")}
           label="Category map (optional)"
-          hint={`JSON from the old blog's category or tag names to ours (${CATEGORIES.join(", ")}), such as {"news": "Business"}.`}
+          hint={`Not needed: a category the old blog has and this one lacks is created, and the report names it. To file posts elsewhere, JSON from the old blog's category or tag names to categories here (${categories.join(", ")}), such as {"news": "Business"}.`}
           rows={3}
           defaultValue={values?.categoryMap ?? ""}
           className={`${inputStyles} font-mono text-sm`}
@@ -184,9 +190,9 @@ export function ImportForm({ result }: { result: ImportFormResult | undefined })
         <SelectField
           {...form.field("defaultCategory")}
           label="Default category"
-          hint="Where a post goes when none of its categories or tags is mapped."
-          defaultValue={values?.defaultCategory ?? CATEGORIES[0]}
-          options={CATEGORIES}
+          hint="Where a post goes that names no category (a Ghost post whose tags are none of these)."
+          defaultValue={values?.defaultCategory ?? categories[0]}
+          options={categories}
         />
         <SelectField
           {...form.field("pages")}

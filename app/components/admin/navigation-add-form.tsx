@@ -4,7 +4,6 @@ import { Field, FormError, SelectField, TextField } from "~/components/ui/field"
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import { useHydrated } from "~/lib/use-hydrated";
-import { CATEGORIES } from "#domain/categories.ts";
 import type { FormResult } from "#domain/forms.ts";
 import {
   ADDABLE_TARGET_KINDS,
@@ -37,11 +36,14 @@ const EMPTY: Omit<AddLinkValues, "menu"> = { label: "", kind: "page", page: "", 
 export function NavigationAddForm({
   menu,
   pages,
+  categories,
   full,
   result,
 }: {
   menu: NavigationMenu;
   pages: NavigationPageChoice[];
+  /** The writer's categories, in their order. */
+  categories: readonly string[];
   /** How many links the menu has now. */
   full: number;
   result: FormResult<string, AddLinkValues> | undefined;
@@ -120,7 +122,7 @@ export function NavigationAddForm({
           hint={hydrated ? undefined : "When it links to a category."}
           defaultValue={values.category}
           placeholder="Choose a category"
-          options={CATEGORIES}
+          options={categories}
         />
       ) : null}
       {shows("url") ? (

@@ -11,7 +11,6 @@ import { useValidatedForm } from "~/lib/forms";
 import { setInputValue } from "~/lib/insert-at-cursor";
 import { useHydrated } from "~/lib/use-hydrated";
 import { isOwnMediaPath } from "#domain/media.ts";
-import { CATEGORIES } from "#domain/categories.ts";
 import type { FormResult } from "#domain/forms.ts";
 import {
   POST_LIMITS,
@@ -38,6 +37,8 @@ interface PostFormProps {
   email: { on: boolean; newsletter: PostNewsletter };
   /** Whether "Save draft" is offered: while the post is not published (a draft save unpublishes). */
   draft: boolean;
+  /** The writer's categories, in their order (Admin → Categories). */
+  categories: readonly string[];
 }
 
 const DRAFT_RULES = { draft: postDraftForm };
@@ -51,7 +52,16 @@ function emailHint({ on, newsletter }: PostFormProps["email"]): string {
   return "Sent once, to every confirmed subscriber, when the post is first public: now, or at its scheduled time.";
 }
 
-export function PostForm({ initialValues, result, submitLabel, postId, onEdit, email, draft }: PostFormProps) {
+export function PostForm({
+  initialValues,
+  result,
+  submitLabel,
+  postId,
+  onEdit,
+  email,
+  draft,
+  categories,
+}: PostFormProps) {
   const form = useValidatedForm(postForm, { id: "post", result, intents: DRAFT_RULES });
   const [coverImage, setCoverImage] = useState(initialValues.coverImage);
   const [tags, setTags] = useState(initialValues.tags);
@@ -114,7 +124,7 @@ export function PostForm({ initialValues, result, submitLabel, postId, onEdit, e
           mandatory
           defaultValue={initialValues.category}
           placeholder="Select a category"
-          options={CATEGORIES}
+          options={categories}
         />
       </div>
 

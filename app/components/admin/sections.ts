@@ -3,6 +3,7 @@ export const ADMIN_SECTIONS = [
   { to: "/admin", label: "Dashboard", end: true, ownerOnly: false },
   { to: "/admin/posts", label: "Blog Posts", end: false, ownerOnly: false },
   { to: "/admin/pages", label: "Pages", end: false, ownerOnly: false },
+  { to: "/admin/categories", label: "Categories", end: false, ownerOnly: false },
   { to: "/admin/comments", label: "Comments", end: true, ownerOnly: false },
   { to: "/admin/subscribers", label: "Subscribers", end: false, ownerOnly: true },
   { to: "/admin/fediverse", label: "Fediverse", end: false, ownerOnly: true },

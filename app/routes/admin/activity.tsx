@@ -27,6 +27,7 @@ const ACTION_LABELS: Record<string, string> = {
   "page-unpublished": "Unpublished the page",
   "page-deleted": "Deleted the page",
   "navigation-changed": "Changed the menus",
+  "categories-changed": "Changed the categories",
 };
 
 /** "2026-03-05T10:00:00.000Z~abc": where the next page starts (keyset pagination). */

@@ -8,7 +8,7 @@ import { buttonStyles } from "~/components/ui/styles";
 import { requireOwner } from "~/lib/auth.server";
 import { takeFlash } from "~/lib/flash.server";
 import { withRouteErrors } from "~/lib/route-errors.server";
-import { type NavigationMenu, navigationOrDefault } from "#domain/navigation.ts";
+import type { NavigationMenu } from "#domain/navigation.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/navigation";
 
@@ -29,9 +29,12 @@ export const loader = withRouteErrors(
   async ({ request, context }: Route.LoaderArgs) => {
     requireOwner({ request, context });
     const { services, site } = context.get(appContext);
-    const pages = await services.pages.listPageChoices();
+    const [pages, navigation, categories] = await Promise.all([
+      services.pages.listPageChoices(),
+      services.navigation.menus(site),
+      services.categories.list(),
+    ]);
     const byId = new Map(pages.map((page) => [page.id, page]));
-    const navigation = navigationOrDefault(site.navigation);
     const rows = (menu: NavigationMenu) =>
       navigation[menu].map(({ id, label, target }) => ({
         id,
@@ -44,6 +47,7 @@ export const loader = withRouteErrors(
         menus: { header: rows("header"), footer: rows("footer") },
         edited: site.navigation !== null,
         pages,
+        categories: categories.map((category) => category.name),
         notice: flash.message,
       },
       { headers: flash.headers },
@@ -56,7 +60,7 @@ export const loader = withRouteErrors(
  * navigation-change.tsx; a refusal renders this page at the child's address, with its message.
  */
 export default function Navigation({ loaderData }: Route.ComponentProps) {
-  const { menus, edited, pages, notice } = loaderData;
+  const { menus, edited, pages, categories, notice } = loaderData;
   const busy = useNavigation().state !== "idle";
   const added = useRoute("routes/admin/navigation-add")?.actionData;
   const changed = useRoute("routes/admin/navigation-change")?.actionData;
@@ -81,6 +85,7 @@ export default function Navigation({ loaderData }: Route.ComponentProps) {
             <NavigationAddForm
               menu={menu}
               pages={pages}
+              categories={categories}
               full={menus[menu].length}
               result={added?.values.menu === menu ? added : undefined}
             />

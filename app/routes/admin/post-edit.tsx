@@ -16,12 +16,13 @@ import { isPublicAt } from "#domain/post.ts";
 import type { Route } from "./+types/post-edit";
 
 export const loader = editorLoader(POST_EDITOR, async (post, { services, site }) => {
-  const [sends, fediverse, views] = await Promise.all([
+  const [sends, fediverse, views, categories] = await Promise.all([
     services.postNewsletter.findSends([post.id]),
     // Only a post that was published can have been liked, boosted or replied to.
     post.published ? services.fediverse.postCounts(post.id) : undefined,
     // Readers are counted by the post's address; a draft has had none.
     post.published ? services.analyticsReports.postViews(postPath(post.slug), site.timeZone) : undefined,
+    services.categories.list(),
   ]);
   return {
     isPublic: isPublicAt(post, new Date()),
@@ -29,6 +30,7 @@ export const loader = editorLoader(POST_EDITOR, async (post, { services, site })
     email: { on: services.postNewsletter.emailOn, newsletter: post.newsletter },
     send: sends.get(post.id),
     fediverse,
+    categories: categories.map((category) => category.name),
   };
 });
 
@@ -80,6 +82,7 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
           postId={loaderData.id}
           email={loaderData.email}
           draft={!loaderData.published}
+          categories={loaderData.categories}
         />
       </div>
       <div className="mt-8 grid gap-8 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 md:grid-cols-2 dark:border-slate-800 dark:bg-slate-900">

@@ -11,10 +11,11 @@ import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/post-new";
 
 /** A new post is signed by whoever writes it, unless they change the author field. */
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireAdmin({ request, context });
   const { services } = context.get(appContext);
-  return { author: user.username, userId: user.id, emailOn: services.postNewsletter.emailOn };
+  const categories = (await services.categories.list()).map((category) => category.name);
+  return { author: user.username, userId: user.id, emailOn: services.postNewsletter.emailOn, categories };
 }
 
 export const action = newItemAction(POST_EDITOR);
@@ -76,6 +77,7 @@ export default function AdminPostNew({ loaderData, actionData }: Route.Component
           submitLabel="Create Post"
           email={{ on: loaderData.emailOn, newsletter: "off" }}
           draft
+          categories={loaderData.categories}
           onEdit={copy.keep}
         />
       </div>

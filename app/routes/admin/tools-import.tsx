@@ -3,15 +3,17 @@ import { ImportForm, ImportReportView } from "~/components/admin/import-form";
 import { textLinkStyles } from "~/components/ui/styles";
 import { requireOwner } from "~/lib/auth.server";
 import { importUpload } from "~/lib/import-upload.server";
+import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/tools-import";
 
 /**
  * The upload lives on the Tools page; opened directly, this page shows the same form. (No
  * redirect: the loader also runs after the action, and would hide the report.)
  */
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireOwner({ request, context });
-  return null;
+  const categories = await context.get(appContext).services.categories.list();
+  return { categories: categories.map((category) => category.name) };
 }
 
 /** The import without JavaScript: the answer is this page, with the report or the form and why it was refused. */
@@ -19,7 +21,7 @@ export function action({ request, context }: Route.ActionArgs) {
   return importUpload({ request, context });
 }
 
-export default function ToolsImport({ actionData }: Route.ComponentProps) {
+export default function ToolsImport({ loaderData, actionData }: Route.ComponentProps) {
   const success = actionData && "report" in actionData ? actionData : undefined;
   const failure = actionData && "errors" in actionData ? actionData : undefined;
   return (
@@ -32,7 +34,7 @@ export default function ToolsImport({ actionData }: Route.ComponentProps) {
       </p>
       <h1 className="mt-2 text-2xl font-bold tracking-tight sm:text-3xl">Import</h1>
       <div className="mt-6 max-w-2xl">
-        {success ? <ImportReportView result={success} /> : <ImportForm result={failure} />}
+        {success ? <ImportReportView result={success} /> : <ImportForm result={failure} categories={loaderData.categories} />}
       </div>
     </>
   );

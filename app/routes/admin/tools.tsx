@@ -1,14 +1,16 @@
 import { ImportForm } from "~/components/admin/import-form";
 import { buttonStyles } from "~/components/ui/styles";
 import { requireOwner } from "~/lib/auth.server";
+import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/tools";
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireOwner({ request, context });
-  return null;
+  const categories = await context.get(appContext).services.categories.list();
+  return { categories: categories.map((category) => category.name) };
 }
 
-export default function Tools() {
+export default function Tools({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <title>Tools · Admin</title>
@@ -37,7 +39,7 @@ export default function Tools() {
           drafts stay drafts, and importing the same file again creates nothing twice. The whole file imports, or
           nothing does.
         </p>
-        <ImportForm result={undefined} />
+        <ImportForm result={undefined} categories={loaderData.categories} />
       </section>
     </>
   );

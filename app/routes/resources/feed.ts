@@ -2,7 +2,8 @@ import { appContext } from "#server/request-context.ts";
 import { cacheableResponse } from "#server/feeds/index.ts";
 import { withRouteErrors } from "~/lib/route-errors.server";
 import type { FeedFormat } from "#domain/site-urls.ts";
-import { categoryFromRouteValue } from "#domain/categories.ts";
+import { redirect } from "react-router";
+import { isDomainError } from "#domain/errors.ts";
 import type { Route } from "./+types/feed";
 
 const FORMAT_BY_FILE: Record<string, FeedFormat> = { "rss.xml": "rss", "atom.xml": "atom", "feed.json": "json" };
@@ -13,8 +14,15 @@ export const loader = withRouteErrors({}, async ({ request, params, context }: R
   const format = FORMAT_BY_FILE[new URL(request.url).pathname.split("/").at(-1) ?? ""] ?? "rss";
   let category;
   if (params.category !== undefined) {
-    category = categoryFromRouteValue(params.category);
-    if (!category) throw new Response("Category not found", { status: 404 });
+    const found = await services.categories.atAddress(params.category).catch((error: unknown) => {
+      if (isDomainError(error, "CATEGORY_NOT_FOUND")) throw new Response("Category not found", { status: 404 });
+      throw error;
+    });
+    // An address the category had before a rename: its feed moved for good (docs/decisions/0020).
+    if (found.movedTo !== undefined) {
+      throw redirect(`${found.movedTo}/${new URL(request.url).pathname.split("/").at(-1)}`, 301);
+    }
+    category = found.category;
   }
   const { body, contentType, lastModified } = await services.feeds.feed(format, site, category);
   return cacheableResponse(request, body, { contentType, lastModified });

@@ -1,4 +1,4 @@
-import { data, Form, type ShouldRevalidateFunctionArgs, useSearchParams } from "react-router";
+import { Form, redirect, type ShouldRevalidateFunctionArgs, useSearchParams } from "react-router";
 import { ErrorPanel } from "~/components/site/error-panel";
 import { Pagination } from "~/components/site/pagination";
 import { PostCard } from "~/components/site/post-card";
@@ -7,23 +7,24 @@ import { appContext } from "#server/request-context.ts";
 import { categoryCrumbs, errorMeta, feedLinks, seoMeta, siteNameFrom, withSite } from "~/lib/meta";
 import { toPostCardData } from "~/lib/post-card-data";
 import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
-import { type RouteErrorData, withRouteErrors } from "~/lib/route-errors.server";
-import { categoryFromRouteValue } from "#domain/categories.ts";
+import { withRouteErrors } from "~/lib/route-errors.server";
 import type { Route } from "./+types/category";
 import { staticPage } from "~/lib/static-page";
 
 type View = "grid" | "list";
 
 export const loader = withRouteErrors(
-  { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." },
+  { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again.", CATEGORY_NOT_FOUND: "Category not found" },
   async ({ params, context, request }: Route.LoaderArgs) => {
-    const category = categoryFromRouteValue(params.category);
-    if (!category) throw data<RouteErrorData>({ message: "Category not found" }, { status: 404 });
     const { services, site, tagPage } = context.get(appContext);
+    const found = await services.categories.atAddress(params.category);
+    // An address the category had before a rename answers at its new one for good (docs/decisions/0020).
+    if (found.movedTo !== undefined) throw redirect(`${found.movedTo}${new URL(request.url).search}`, 301);
+    const { name: category, description } = found.category;
     const page = await services.posts.listCategoryPosts(category, requestedPage(request), site.postsPerPage);
     requireExistingPage(page);
     tagPage(["lists"]);
-    return { category, posts: page.items.map(toPostCardData), page: pageInfo(page) };
+    return { category, description, posts: page.items.map(toPostCardData), page: pageInfo(page) };
   },
 );
 
@@ -43,7 +44,7 @@ export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, 
     : [
         ...seoMeta({
           title: loaderData.category,
-          description: `Published posts in the ${loaderData.category} category of Inkwell.`,
+          description: loaderData.description || `Published posts in the ${loaderData.category} category of Inkwell.`,
           matches,
           location,
           breadcrumbs: categoryCrumbs(loaderData.category),
@@ -74,7 +75,7 @@ function ViewToggle({ view }: { view: View }) {
 }
 
 export default function Category({ loaderData }: Route.ComponentProps) {
-  const { category, posts, page } = loaderData;
+  const { category, description, posts, page } = loaderData;
   const [searchParams] = useSearchParams();
   const view: View = searchParams.get("view") === "list" ? "list" : "grid";
   return (
@@ -83,6 +84,7 @@ export default function Category({ loaderData }: Route.ComponentProps) {
         <div>
           <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">Category</p>
           <h1 className="mt-1 font-serif text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">{category}</h1>
+          {description ? <p className="mt-2 max-w-2xl text-slate-800 dark:text-slate-200">{description}</p> : null}
           <p className="mt-2 text-slate-700 dark:text-slate-300">{`${page.total} post(s) in this category`}</p>
         </div>
         {posts.length > 0 ? <ViewToggle view={view} /> : null}

@@ -294,6 +294,21 @@ export interface MediaUsesTable {
   post_id: string;
 }
 
+/** The writer's categories (migration 0026); `name` is what posts.category holds. */
+export interface CategoriesTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  position: number;
+}
+
+/** Addresses a category answered at before (migration 0026): each answers 301 to the category's own. */
+export interface CategoryFormerSlugsTable {
+  slug: string;
+  category_id: string;
+}
+
 /** Published posts per category, scheduled ones included; kept by triggers (migration 0013). */
 export interface PublishedPostCountsTable {
   category: string;
@@ -553,6 +568,8 @@ export interface PageMediaUsesTable {
 export interface Database {
   posts: PostsTable;
   published_post_counts: PublishedPostCountsTable;
+  categories: CategoriesTable;
+  category_former_slugs: CategoryFormerSlugsTable;
   post_tags: PostTagsTable;
   post_search: PostSearchTable;
   post_slug_history: PostSlugHistoryTable;
