@@ -90,7 +90,9 @@ export async function importOwn(
       }
       // A category of the exported blog that this one lacks is created; a row without one takes the default.
       const named =
-        typeof row.category === "string" && categorySlug(row.category) !== "" ? row.category.slice(0, CATEGORY_LIMITS.name) : undefined;
+        typeof row.category === "string" && categorySlug(row.category) !== ""
+          ? row.category.slice(0, CATEGORY_LIMITS.name)
+          : undefined;
       const category = await filer.file(named ?? options.defaultCategory);
       if (named === undefined) {
         report.warnings.push(

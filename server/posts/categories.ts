@@ -1,10 +1,5 @@
 import type { Kysely } from "kysely";
-import {
-  type CategoryChange,
-  type CategoryRecord,
-  categorySlug,
-  slugFromRouteValue,
-} from "#domain/categories.ts";
+import { type CategoryChange, type CategoryRecord, categorySlug, slugFromRouteValue } from "#domain/categories.ts";
 import { moveNavigationItem } from "#domain/navigation.ts";
 import { DomainError } from "#domain/errors.ts";
 import type { Actor, AuditLog } from "../accounts/index.ts";
@@ -31,13 +26,17 @@ const NOT_FOUND_MESSAGE = "Category not found";
 export function createCategoryService({ db, audit, changes }: CategoryServiceDeps) {
   async function requireCategory(id: string): Promise<CategoryRecord> {
     const found = await categories.findCategoryById(db, id);
-    if (!found) throw new DomainError("CATEGORY_NOT_FOUND", "That category no longer exists. The list shows them as saved.");
+    if (!found)
+      throw new DomainError("CATEGORY_NOT_FOUND", "That category no longer exists. The list shows them as saved.");
     return found;
   }
 
   async function refuseTaken(name: string, slug: string, exceptId?: string): Promise<void> {
     if (await categories.isCategoryTaken(db, name, slug, exceptId)) {
-      throw new DomainError("CATEGORY_TAKEN", `Another category already has this name or the address /category/${slug}`);
+      throw new DomainError(
+        "CATEGORY_TAKEN",
+        `Another category already has this name or the address /category/${slug}`,
+      );
     }
   }
 
@@ -103,7 +102,10 @@ export function createCategoryService({ db, audit, changes }: CategoryServiceDep
         });
       } else {
         if ((await categories.listCategories(db)).length <= 1) {
-          throw new DomainError("LAST_CATEGORY", "A blog needs at least one category: add another before deleting this one");
+          throw new DomainError(
+            "LAST_CATEGORY",
+            "A blog needs at least one category: add another before deleting this one",
+          );
         }
         if (change.moveTo === category.id) {
           throw new DomainError("CATEGORY_NOT_FOUND", "Choose another category for its posts");
@@ -118,7 +120,6 @@ export function createCategoryService({ db, audit, changes }: CategoryServiceDep
       announce();
       return summary;
     },
-
   };
 }
 

@@ -9,4 +9,9 @@ export { deletePreviewTokens, PAGE_PREVIEWS } from "./repositories/preview-token
 export { createPostService, type PostLife, type SaveWork, toPostDraft, type Writer } from "./service.ts";
 export { createWritersDesk } from "./writers-desk.ts";
 export { listCategories } from "./repositories/categories.ts";
-export { addMissingCategories, type CategoryAtAddress, type CategoryService, createCategoryService } from "./categories.ts";
+export {
+  addMissingCategories,
+  type CategoryAtAddress,
+  type CategoryService,
+  createCategoryService,
+} from "./categories.ts";

@@ -263,10 +263,12 @@ export function createPostService({
       return {
         featured,
         latest,
-        categories: homeCategories.map((category, index) => ({
-          category,
-          posts: perCategory[index]!,
-        })).filter((section) => section.posts.length > 0),
+        categories: homeCategories
+          .map((category, index) => ({
+            category,
+            posts: perCategory[index]!,
+          }))
+          .filter((section) => section.posts.length > 0),
       };
     },
 

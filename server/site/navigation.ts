@@ -53,7 +53,13 @@ function resolveMenus(
 export function createNavigationService({ siteSettings, pages, categories }: NavigationServices) {
   /** The stored menus, or the defaults with the writer's categories. */
   async function currentMenus(saved: Navigation | null): Promise<Navigation> {
-    return saved ?? navigationOrDefault(null, (await categories.list()).map((category) => category.name));
+    return (
+      saved ??
+      navigationOrDefault(
+        null,
+        (await categories.list()).map((category) => category.name),
+      )
+    );
   }
 
   return {

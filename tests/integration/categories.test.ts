@@ -26,8 +26,7 @@ describe.each(testDialects())("the writer's categories, on $dialect", (database)
     return settle(() => handler(routeArgs(new Request(`${SITE}${path}`), context, params) as AnyArgs));
   };
   const page = (slug: string) => visit(categoryLoader, `/category/${slug}`, { category: slug });
-  const feed = (slug: string, file = "rss.xml") =>
-    visit(feedLoader, `/category/${slug}/${file}`, { category: slug });
+  const feed = (slug: string, file = "rss.xml") => visit(feedLoader, `/category/${slug}/${file}`, { category: slug });
 
   async function counts() {
     const summaries = await blog.services.posts.summariseCategories();
@@ -94,7 +93,10 @@ describe.each(testDialects())("the writer's categories, on $dialect", (database)
   it("shows a description on the category's page, in its meta description's place and in its feed", async () => {
     await createPosts(blog.services, blog.clock, [{ category: "Tutorials" }]);
     const tutorials = await named("Tutorials");
-    await categories().change({ action: "describe", id: tutorials.id, description: "Step by step, start to end." }, ACTOR);
+    await categories().change(
+      { action: "describe", id: tutorials.id, description: "Step by step, start to end." },
+      ACTOR,
+    );
     expect((await page("tutorials")).body).toMatchObject({ description: "Step by step, start to end." });
     const { context } = createRouteTestContext(blog.services, null);
     const response = (await feedLoader(

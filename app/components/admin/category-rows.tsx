@@ -34,7 +34,11 @@ export function CategoryRows({ categories, busy }: { categories: CategoryRecord[
         const others = categories.filter((other) => other.id !== category.id);
         const field = (name: string) => `category-${category.id}-${name}`;
         return (
-          <li key={category.id} data-category-row={category.slug} className="flex flex-wrap items-start gap-3 px-3 py-2">
+          <li
+            key={category.id}
+            data-category-row={category.slug}
+            className="flex flex-wrap items-start gap-3 px-3 py-2"
+          >
             <div className="min-w-0 grow basis-64 space-y-1">
               <p className="font-medium">{category.name}</p>
               <p className="text-sm break-words text-slate-600 dark:text-slate-400">
@@ -124,7 +128,13 @@ export function CategoryRows({ categories, busy }: { categories: CategoryRecord[
             </div>
             <Form method="post" action={CHANGE_ACTION} className="flex gap-1">
               <RowFields intent="move" category={category} />
-              <button type="submit" name="to" value={index - 1} disabled={busy || index === 0} className={smallButtonStyles}>
+              <button
+                type="submit"
+                name="to"
+                value={index - 1}
+                disabled={busy || index === 0}
+                className={smallButtonStyles}
+              >
                 Move up<span className="sr-only"> {category.name}</span>
               </button>
               <button

@@ -34,7 +34,11 @@ export default function ToolsImport({ loaderData, actionData }: Route.ComponentP
       </p>
       <h1 className="mt-2 text-2xl font-bold tracking-tight sm:text-3xl">Import</h1>
       <div className="mt-6 max-w-2xl">
-        {success ? <ImportReportView result={success} /> : <ImportForm result={failure} categories={loaderData.categories} />}
+        {success ? (
+          <ImportReportView result={success} />
+        ) : (
+          <ImportForm result={failure} categories={loaderData.categories} />
+        )}
       </div>
     </>
   );

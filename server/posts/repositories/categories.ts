@@ -24,7 +24,11 @@ export async function findCategoryAtSlug(
   db: Db,
   slug: string,
 ): Promise<{ category: CategoryRecord; former: boolean } | undefined> {
-  const current = await db.selectFrom("categories").select(CATEGORY_COLUMNS).where("slug", "=", slug).executeTakeFirst();
+  const current = await db
+    .selectFrom("categories")
+    .select(CATEGORY_COLUMNS)
+    .where("slug", "=", slug)
+    .executeTakeFirst();
   if (current) return { category: current, former: false };
   const former = await db
     .selectFrom("category_former_slugs")
