@@ -81,6 +81,12 @@ export async function importOwn(
   await db.transaction().execute(async (trx) => {
     await before?.(trx);
     const filer = await categoryFiler(trx, report);
+    const categories = (sections.categories ?? []).toSorted((a, b) => Number(a.position) - Number(b.position));
+    for (const row of categories) {
+      if (typeof row.name === "string" && categorySlug(row.name) !== "") {
+        await filer.adopt(row.name.slice(0, CATEGORY_LIMITS.name), String(row.description ?? ""));
+      }
+    }
     const importedPosts = new Set<string>();
     for (const row of sections.posts) {
       const id = String(row.id);
@@ -310,6 +316,7 @@ async function importSubscribers(trx: Trx, rows: Record<string, unknown>[], repo
  * schema's defaults, as for an older export.
  */
 const REQUIRED_COLUMNS: { readonly [Section in ExportSection]?: readonly string[] } = {
+  categories: ["name"],
   posts: ["id", "title", "content"],
   comments: ["id", "post_id", "author", "content", "created_at", "status"],
   revisions: ["id", "post_id", "number", "kind", "saved_by", "title", "content", "format", "created_at"],
@@ -325,6 +332,7 @@ const INTEGER_COLUMNS = new Set([
   "reading_minutes",
   "bounces",
   "show_last_updated",
+  "position",
 ]);
 const NULLABLE_COLUMNS = new Set([
   "publish_at",

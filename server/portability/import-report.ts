@@ -8,7 +8,7 @@ import { POST_FORMATS, POST_LIMITS, type PostFormat, uniqueNonEmptyTags } from "
 import { IMPORT_TOO_LARGE_MESSAGE, type ImportReport } from "#domain/portability.ts";
 import type { Database } from "../kernel/db/schema.ts";
 import { findMediaByHashes } from "../media/index.ts";
-import { addMissingCategories, listCategories } from "../posts/index.ts";
+import { addMissingCategories, describeCategory, findCategoryByName, listCategories } from "../posts/index.ts";
 import { type ContentChanges, type ContentTag, postTag } from "../kernel/content-changes.ts";
 
 /** What an import writes with: the database, the clock and the cache it clears. */
@@ -78,6 +78,15 @@ export async function categoryFiler(trx: Trx, report: ImportReport) {
     /** The blog's category of this name, in any case, if it has one. */
     existing(name: string): string | undefined {
       return known.get(name.trim().toLowerCase());
+    },
+    /** A category of an exported blog: created when this one lacks it, and described where this one's says nothing. */
+    async adopt(name: string, description: string): Promise<void> {
+      const filed = await this.file(name);
+      const wanted = description.trim().slice(0, CATEGORY_LIMITS.description);
+      const category = await findCategoryByName(trx, filed);
+      if (category && category.description === "" && wanted !== "") {
+        await describeCategory(trx, category.id, wanted);
+      }
     },
     /** The blog's category of this name, created first when it has none. */
     async file(source: string): Promise<string> {

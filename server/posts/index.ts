@@ -8,7 +8,7 @@ export * as previewTokensRepository from "./repositories/preview-tokens.ts";
 export { deletePreviewTokens, PAGE_PREVIEWS } from "./repositories/preview-tokens.ts";
 export { createPostService, type PostLife, type SaveWork, toPostDraft, type Writer } from "./service.ts";
 export { createWritersDesk } from "./writers-desk.ts";
-export { listCategories } from "./repositories/categories.ts";
+export { describeCategory, findCategoryByName, listCategories } from "./repositories/categories.ts";
 export {
   addMissingCategories,
   type CategoryAtAddress,

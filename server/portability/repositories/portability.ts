@@ -42,6 +42,8 @@ export const NOT_EXPORTED: Record<string, string> = {
   page_preview_tokens: "secret preview links, useless elsewhere",
   "pages.content_html": "rendered again from `content` and `format` when imported",
   page_media_uses: "derived from the pages that show each image",
+  "categories.id": "categories are named by their name, which posts carry; the importing blog gives its own ids",
+  category_former_slugs: "former addresses redirect on the blog that published them; each category keeps its current slug",
   post_slug_history: "former addresses redirect on the blog that published them; each post keeps its current slug",
   media: "not in the JSON document (posts keep their /media/ links); the .zip export carries it as media.json",
   media_variants: "the .zip export carries every file at its URL path, media/{hash}/{original|width}.{format}",
@@ -83,6 +85,8 @@ export const NOT_EXPORTED: Record<string, string> = {
  * exported unless NOT_EXPORTED names it (the column map is server/kernel/db/schema.ts).
  */
 export const EXPORTED_SECTIONS = {
+  // Before posts: a post names its category, and an import adds the ones the blog lacks first.
+  categories: exported({ table: "categories", key: "name", columns: ["name", "slug", "description", "position"] }),
   posts: exported({
     table: "posts",
     key: "id",
