@@ -24,6 +24,7 @@ import {
   IMPORT_MAX_BYTES,
   type ImportOptions,
   PAGE_OPTIONS,
+  refuseUnknownImportCategories,
 } from "#domain/portability.ts";
 import { parseConfig, resolveCommentIpSalt } from "../server/kernel/config.ts";
 import { openDatabase } from "../server/kernel/db/connect.ts";
@@ -246,6 +247,10 @@ async function main(): Promise<void> {
         // A .zip export may be as large as its images; only its JSON document has the import limit.
         const archive = isZipFile(source);
         if (!archive && statSync(source).size > IMPORT_MAX_BYTES) fail(messageOf(refuseTooLarge));
+        const names = (await services.categories.list()).map((category) => category.name);
+        const unknown = refuseUnknownImportCategories(importOptions, names);
+        if (unknown.defaultCategory) fail(`--default-category ${unknown.defaultCategory}`);
+        if (unknown.categoryMap) fail(`--category-map: ${unknown.categoryMap}`);
         try {
           const report = archive
             ? await services.portability.importArchive(path.resolve(source), importOptions)

@@ -13,7 +13,7 @@ export const PAGE_OPTIONS = ["pages", "posts", "skip"] as const;
 export type PageOption = (typeof PAGE_OPTIONS)[number];
 
 export interface ImportOptions {
-  /** Source category or tag name (any case) → a category name here; one the blog lacks is created. */
+  /** Source category or tag name (any case) → one of the blog's categories (refuseUnknownImportCategories). */
   categoryMap: Record<string, Category>;
   /** WordPress and Ghost pages: imported as pages, as posts, or left out. */
   pages: PageOption;
@@ -57,6 +57,28 @@ export const categorySchema = z
   .max(CATEGORY_LIMITS.name, `must be a name of at most ${CATEGORY_LIMITS.name} characters`)
   .refine((name) => categorySlug(name) !== "", "must be a name with a letter or a digit");
 export const categoryMapSchema = z.record(z.string(), categorySchema);
+
+/**
+ * What an import's categories must be, checked against the blog's own once they are known (its
+ * action and the CLI): the map files posts under categories the blog has, and so does the
+ * default; a source category the map leaves alone becomes a new one (docs/decisions/0020).
+ */
+export function refuseUnknownImportCategories(
+  options: Pick<ImportOptions, "categoryMap" | "defaultCategory">,
+  names: readonly string[],
+): { categoryMap?: string; defaultCategory?: string } {
+  const choices = `must be one of ${names.join(", ")}`;
+  const unknown = Object.entries(options.categoryMap).find(([, category]) => !names.includes(category));
+  return {
+    ...(unknown
+      ? {
+          categoryMap: `In the category map, "${unknown[0]}" ${choices}: map names to categories, such as ${CATEGORY_MAP_EXAMPLE}`,
+        }
+      : {}),
+    // Said after the field's name: "The default category …" on the form, "--default-category …" by the CLI.
+    ...(names.includes(options.defaultCategory) ? {} : { defaultCategory: choices }),
+  };
+}
 
 /** The chosen file as both sides see it: the browser has the File, the action only its name. */
 function chosenFile(value: FormDataEntryValue | null): { name: string; size: number } {

@@ -2,8 +2,15 @@ import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { data, type RouterContextProvider } from "react-router";
-import { describeImportReport, IMPORT_MAX_BYTES, IMPORT_TOO_LARGE_MESSAGE, importForm } from "#domain/portability.ts";
-import type { ImportFormValues, ImportReport } from "#domain/portability.ts";
+import {
+  describeImportReport,
+  IMPORT_MAX_BYTES,
+  IMPORT_TOO_LARGE_MESSAGE,
+  importForm,
+  type ImportFormValues,
+  type ImportReport,
+  refuseUnknownImportCategories,
+} from "#domain/portability.ts";
 import { validateForm } from "#domain/forms.ts";
 import { appContext } from "#server/request-context.ts";
 import { isZip } from "#server/portability/index.ts";
@@ -81,6 +88,16 @@ export async function importUpload({
       return formFailure<(typeof importForm.fields)[number], ImportFormValues>(values, { errors }, 400);
     }
     const { file: _file, ...options } = parsed.data;
+    const { services } = context.get(appContext);
+    const names = (await services.categories.list()).map((category) => category.name);
+    const { categoryMap, defaultCategory } = refuseUnknownImportCategories(options, names);
+    if (categoryMap || defaultCategory) {
+      const errors = {
+        ...(categoryMap ? { categoryMap } : {}),
+        ...(defaultCategory ? { defaultCategory: `The default category ${defaultCategory}` } : {}),
+      };
+      return formFailure<(typeof importForm.fields)[number], ImportFormValues>(values, { errors }, 400);
+    }
     const filePath = upload.filePath;
     const answer = (failure: DomainFailure) =>
       formFailure(values, { formError: `Nothing was imported: ${failure.message}` }, failure.status, failure.headers);
