@@ -340,46 +340,58 @@ const menuFieldSchema = z.enum(NAVIGATION_MENUS, { error: "Unknown menu" });
 /** The kinds the Add link form offers; the built-in pages are offered by id like every page. */
 export const ADDABLE_TARGET_KINDS = NAVIGATION_TARGET_KINDS.filter((kind) => kind !== "built-in-page");
 
-const addLinkSchema = z
-  .object({
-    menu: menuFieldSchema,
-    label: labelSchema,
-    kind: z.enum(ADDABLE_TARGET_KINDS, { error: "Please choose what the link points to" }),
-    page: z.string(),
-    category: z.string(),
-    url: z.string(),
-  })
-  .transform((values, context) => {
-    // Only the field the chosen kind needs is judged, and its message goes beside that field.
-    const picked = navigationTargetSchema.safeParse({
-      kind: values.kind,
-      id: values.page,
-      category: values.category,
-      url: values.url,
-    });
-    if (!picked.success) {
-      for (const issue of picked.error.issues) {
-        const field = issue.path[0] === "id" ? "page" : String(issue.path[0] ?? "kind");
-        context.addIssue({ code: "custom", message: issue.message, path: [field] });
+/** The Add link schema when the blog's categories are `categories`: a link may name only one of them. */
+function addLinkSchemaFor(categories: readonly string[]) {
+  return z
+    .object({
+      menu: menuFieldSchema,
+      label: labelSchema,
+      kind: z.enum(ADDABLE_TARGET_KINDS, { error: "Please choose what the link points to" }),
+      page: z.string(),
+      category: z.string(),
+      url: z.string(),
+    })
+    .transform((values, context) => {
+      // Only the field the chosen kind needs is judged, and its message goes beside that field.
+      const picked = navigationTargetSchema.safeParse({
+        kind: values.kind,
+        id: values.page,
+        category: values.category,
+        url: values.url,
+      });
+      if (!picked.success) {
+        for (const issue of picked.error.issues) {
+          const field = issue.path[0] === "id" ? "page" : String(issue.path[0] ?? "kind");
+          context.addIssue({ code: "custom", message: issue.message, path: [field] });
+        }
+        return z.NEVER;
       }
-      return z.NEVER;
-    }
-    return { menu: values.menu, link: { label: values.label, target: picked.data } };
-  });
+      if (picked.data.kind === "category" && !categories.includes(picked.data.category)) {
+        context.addIssue({ code: "custom", message: "Please choose a category", path: ["category"] });
+        return z.NEVER;
+      }
+      return { menu: values.menu, link: { label: values.label, target: picked.data } };
+    });
+}
 
-/** The Add link form of one menu. */
-export const addNavigationLinkForm = defineForm({
-  fields: ["menu", "label", "kind", "page", "category", "url"],
-  read: (formData: FormData) => ({
-    menu: formText(formData, "menu"),
-    label: formText(formData, "label"),
-    kind: formText(formData, "kind"),
-    page: formText(formData, "page"),
-    category: formText(formData, "category"),
-    url: formText(formData, "url"),
-  }),
-  schema: addLinkSchema,
-});
+/** The Add link form of one menu, offering the blog's categories (the writer's, in their order). */
+export function addNavigationLinkFormFor(categories: readonly string[]) {
+  return defineForm({
+    fields: ["menu", "label", "kind", "page", "category", "url"],
+    read: (formData: FormData) => ({
+      menu: formText(formData, "menu"),
+      label: formText(formData, "label"),
+      kind: formText(formData, "kind"),
+      page: formText(formData, "page"),
+      category: formText(formData, "category"),
+      url: formText(formData, "url"),
+    }),
+    schema: addLinkSchemaFor(categories),
+  });
+}
+
+/** The Add link form on a new blog, whose categories are the spec's six. */
+export const addNavigationLinkForm = addNavigationLinkFormFor(CATEGORIES);
 
 const changeSchema = z.discriminatedUnion(
   "intent",

@@ -10,7 +10,6 @@ import {
   resolveNavigationLinks,
 } from "#domain/navigation.ts";
 import type { SiteSettings } from "#domain/site-settings.ts";
-import { DomainError } from "#domain/errors.ts";
 import type { Actor } from "../accounts/index.ts";
 import type { PageService } from "../pages/index.ts";
 import type { CategoryService } from "../posts/index.ts";
@@ -101,12 +100,7 @@ export function createNavigationService({ siteSettings, pages, categories }: Nav
       if (change.action === "add" && change.link.target.kind === "page") {
         await pages.getPageForEditing(change.link.target.id);
       }
-      if (change.action === "add" && change.link.target.kind === "category") {
-        const wanted = change.link.target.category;
-        if (!(await categories.list()).some((category) => category.name === wanted)) {
-          throw new DomainError("CATEGORY_UNKNOWN", "That category no longer exists. Choose another.");
-        }
-      }
+
       return siteSettings.updateNavigation(
         async (saved) => applyNavigationChange(await currentMenus(saved), change),
         actor,

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Field, FormError, SelectField, TextField } from "~/components/ui/field";
 import { buttonStyles, inputStyles } from "~/components/ui/styles";
@@ -8,6 +8,7 @@ import type { FormResult } from "#domain/forms.ts";
 import {
   ADDABLE_TARGET_KINDS,
   addNavigationLinkForm,
+  addNavigationLinkFormFor,
   NAVIGATION_LIMITS,
   type NavigationMenu,
 } from "#domain/navigation.ts";
@@ -49,7 +50,8 @@ export function NavigationAddForm({
   result: FormResult<string, AddLinkValues> | undefined;
 }) {
   const id = `navigation-${menu}-add`;
-  const form = useValidatedForm(addNavigationLinkForm, { id, result });
+  const definition = useMemo(() => addNavigationLinkFormFor(categories), [categories]);
+  const form = useValidatedForm(definition, { id, result });
   const values = { ...EMPTY, ...result?.values };
   const [kind, setKind] = useState(values.kind);
   const hydrated = useHydrated();

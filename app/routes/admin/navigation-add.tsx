@@ -1,19 +1,21 @@
 import { actorOf, requireOwner } from "~/lib/auth.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { formFailure, parseSubmission, perform } from "~/lib/forms.server";
-import { addNavigationLinkForm, NAVIGATION_SAVE_FAILED_MESSAGE } from "#domain/navigation.ts";
+import { addNavigationLinkFormFor, NAVIGATION_SAVE_FAILED_MESSAGE } from "#domain/navigation.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/navigation-add";
 
 /** The Add link form of either menu on /admin/navigation: the owner's alone, like Settings. */
 export async function action({ request, context }: Route.ActionArgs) {
   const owner = requireOwner({ request, context });
-  const submission = await parseSubmission(request, addNavigationLinkForm);
+  const { services } = context.get(appContext);
+  const categories = (await services.categories.list()).map((category) => category.name);
+  const submission = await parseSubmission(request, addNavigationLinkFormFor(categories));
   if (!submission.ok) return submission.response;
   const { menu, link } = submission.input;
   const done = await perform(
     context,
-    () => context.get(appContext).services.navigation.change({ action: "add", menu, link }, actorOf(owner)),
+    () => services.navigation.change({ action: "add", menu, link }, actorOf(owner)),
     {
       values: submission.values,
       messages: {
