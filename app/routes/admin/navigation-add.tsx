@@ -13,17 +13,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = await parseSubmission(request, addNavigationLinkFormFor(categories));
   if (!submission.ok) return submission.response;
   const { menu, link } = submission.input;
-  const done = await perform(
-    context,
-    () => services.navigation.change({ action: "add", menu, link }, actorOf(owner)),
-    {
-      values: submission.values,
-      messages: {
-        PAGE_NOT_FOUND: "That page no longer exists. Choose another.",
-        DATABASE_UNAVAILABLE: NAVIGATION_SAVE_FAILED_MESSAGE,
-      },
+  const done = await perform(context, () => services.navigation.change({ action: "add", menu, link }, actorOf(owner)), {
+    values: submission.values,
+    messages: {
+      PAGE_NOT_FOUND: "That page no longer exists. Choose another.",
+      DATABASE_UNAVAILABLE: NAVIGATION_SAVE_FAILED_MESSAGE,
     },
-  );
+  });
   if (!done.ok) return done.response;
   if (!done.value.ok) return formFailure(submission.values, { formError: done.value.message }, 409);
   return redirectWithFlash(request, "/admin/navigation", "navigation-saved");

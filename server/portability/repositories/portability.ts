@@ -43,7 +43,8 @@ export const NOT_EXPORTED: Record<string, string> = {
   "pages.content_html": "rendered again from `content` and `format` when imported",
   page_media_uses: "derived from the pages that show each image",
   "categories.id": "categories are named by their name, which posts carry; the importing blog gives its own ids",
-  category_former_slugs: "former addresses redirect on the blog that published them; each category keeps its current slug",
+  category_former_slugs:
+    "former addresses redirect on the blog that published them; each category keeps its current slug",
   post_slug_history: "former addresses redirect on the blog that published them; each post keeps its current slug",
   media: "not in the JSON document (posts keep their /media/ links); the .zip export carries it as media.json",
   media_variants: "the .zip export carries every file at its URL path, media/{hash}/{original|width}.{format}",
