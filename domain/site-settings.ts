@@ -65,14 +65,14 @@ export const siteSettingsSchema = z.object({
   timeZone: z.string().trim().refine(isTimeZone, "Please enter a time zone such as Europe/Paris or UTC"),
   footerText: z.string().trim().max(FOOTER_TEXT_MAX, `Footer text must be at most ${FOOTER_TEXT_MAX} characters`),
   // The home page's welcome block: plain text, and Markdown rendered on the server; empty hides each.
-  homeHeadline: z
-    .string()
-    .trim()
-    .max(HOME_HEADLINE_MAX, `Headline must be at most ${HOME_HEADLINE_MAX} characters`),
+  homeHeadline: z.string().trim().max(HOME_HEADLINE_MAX, `Headline must be at most ${HOME_HEADLINE_MAX} characters`),
   homeIntroduction: z
     .string()
     .trim()
-    .max(HOME_INTRODUCTION_MAX, `Introduction must be at most ${HOME_INTRODUCTION_MAX.toLocaleString("en-US")} characters`),
+    .max(
+      HOME_INTRODUCTION_MAX,
+      `Introduction must be at most ${HOME_INTRODUCTION_MAX.toLocaleString("en-US")} characters`,
+    ),
   // Blank means the site's title, so a new title shows in the next email too.
   emailFromName: z
     .string()
