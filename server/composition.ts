@@ -33,6 +33,7 @@ import {
 import { createPortabilityService } from "./portability/index.ts";
 import { createNavigationService, createSiteSettingsService, defaultSiteSettings } from "./site/index.ts";
 import { createPageService } from "./pages/index.ts";
+import { createDemoService } from "./demo/index.ts";
 import { createPostService, type PostLife } from "./posts/index.ts";
 import { createRateLimiter } from "./kernel/rate-limit.ts";
 
@@ -185,6 +186,7 @@ export function createServices({
     setup: createSetupService({ db, now, passwordCost }),
     portability: createPortabilityService({ db, now, changes, mediaStore: store }),
     media,
+    demo: createDemoService({ db, posts, now }),
     health: { check: () => pingDatabase(db) },
     analyticsReports: createAnalyticsReports({ db, now }),
   };
