@@ -10,6 +10,8 @@ const SAVED = {
   postsPerPage: "10",
   timeZone: "UTC",
   footerText: "",
+  homeHeadline: "",
+  homeIntroduction: "",
   emailFromName: "",
   emailReplyTo: "",
   accentColor: "",

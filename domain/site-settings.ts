@@ -2,6 +2,7 @@ import { z } from "./zod.ts";
 import { EMAIL_MAX } from "./account.ts";
 import { defineForm, formText } from "./forms.ts";
 import { navigationSchema } from "./navigation.ts";
+import { DEFAULT_HOME_HEADLINE, DEFAULT_HOME_INTRODUCTION } from "./site-defaults.ts";
 import {
   accentContrastProblem,
   BODY_TYPEFACE_NAMES,
@@ -15,8 +16,16 @@ export const SITE_DESCRIPTION_MAX = 300;
 export const FOOTER_TEXT_MAX = 300;
 export const POSTS_PER_PAGE_MAX = 100;
 export const EMAIL_FROM_NAME_MAX = 80;
+export const HOME_HEADLINE_MAX = 120;
+export const HOME_INTRODUCTION_MAX = 1000;
 
-export { DEFAULT_FOOTER_TEXT, DEFAULT_SITE_DESCRIPTION, DEFAULT_SITE_TITLE } from "./site-defaults.ts";
+export {
+  DEFAULT_FOOTER_TEXT,
+  DEFAULT_HOME_HEADLINE,
+  DEFAULT_HOME_INTRODUCTION,
+  DEFAULT_SITE_DESCRIPTION,
+  DEFAULT_SITE_TITLE,
+} from "./site-defaults.ts";
 
 /** Whether this runtime knows the IANA zone; the browser and Node both answer through Intl. */
 export function isTimeZone(value: string): boolean {
@@ -55,6 +64,15 @@ export const siteSettingsSchema = z.object({
     .max(POSTS_PER_PAGE_MAX, `Posts per page must be a whole number from 1 to ${POSTS_PER_PAGE_MAX}`),
   timeZone: z.string().trim().refine(isTimeZone, "Please enter a time zone such as Europe/Paris or UTC"),
   footerText: z.string().trim().max(FOOTER_TEXT_MAX, `Footer text must be at most ${FOOTER_TEXT_MAX} characters`),
+  // The home page's welcome block: plain text, and Markdown rendered on the server; empty hides each.
+  homeHeadline: z.string().trim().max(HOME_HEADLINE_MAX, `Headline must be at most ${HOME_HEADLINE_MAX} characters`),
+  homeIntroduction: z
+    .string()
+    .trim()
+    .max(
+      HOME_INTRODUCTION_MAX,
+      `Introduction must be at most ${HOME_INTRODUCTION_MAX.toLocaleString("en-US")} characters`,
+    ),
   // Blank means the site's title, so a new title shows in the next email too.
   emailFromName: z
     .string()
@@ -116,6 +134,8 @@ export const siteSettingsForm = defineForm({
     "postsPerPage",
     "timeZone",
     "footerText",
+    "homeHeadline",
+    "homeIntroduction",
     "emailFromName",
     "emailReplyTo",
     "accentColor",
@@ -129,6 +149,11 @@ export const siteSettingsForm = defineForm({
     postsPerPage: formText(formData, "postsPerPage"),
     timeZone: formText(formData, "timeZone"),
     footerText: formText(formData, "footerText"),
+    // Likewise a post without the home page's fields keeps its product words; an empty field hides them.
+    homeHeadline: formData.has("homeHeadline") ? formText(formData, "homeHeadline") : DEFAULT_HOME_HEADLINE,
+    homeIntroduction: formData.has("homeIntroduction")
+      ? formText(formData, "homeIntroduction")
+      : DEFAULT_HOME_INTRODUCTION,
     emailFromName: formText(formData, "emailFromName"),
     emailReplyTo: formText(formData, "emailReplyTo"),
     accentColor: formText(formData, "accentColor"),

@@ -34,6 +34,7 @@ import {
 import { createPortabilityService } from "./portability/index.ts";
 import { createNavigationService, createSiteSettingsService, defaultSiteSettings } from "./site/index.ts";
 import { createPageService } from "./pages/index.ts";
+import { createDemoService } from "./demo/index.ts";
 import { createCategoryService, createPostService, type PostLife } from "./posts/index.ts";
 import { createRateLimiter } from "./kernel/rate-limit.ts";
 
@@ -213,6 +214,7 @@ export function createServices({
     setup: createSetupService({ db, now, passwordCost }),
     portability: createPortabilityService({ db, now, changes, mediaStore: store }),
     media,
+    demo: createDemoService({ db, posts, now }),
     health: { check: () => pingDatabase(db) },
     analyticsReports: createAnalyticsReports({ db, now }),
   };

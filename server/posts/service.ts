@@ -27,6 +27,8 @@ import * as postSearch from "./repositories/posts-search.ts";
 import * as previewTokens from "./repositories/preview-tokens.ts";
 import { renderPostBody } from "../render/index.ts";
 import { createWritersDesk } from "./writers-desk.ts";
+import { changeEachPost } from "./bulk-changes.ts";
+import type { BulkPostChange, BulkPostOutcome } from "#domain/post-bulk.ts";
 import type { Post, PostSummary } from "#domain/post.ts";
 import type { Actor, AuditLog } from "../accounts/index.ts";
 import { type PeriodicWorker, periodicWorker, type WorkerErrorReporter } from "../kernel/workers.ts";
@@ -451,6 +453,17 @@ export function createPostService({
         afterCommit(momentOf(before, undefined, now()), before);
       }
       return deleted;
+    },
+
+    /** The posts list's bulk change: each post through `updatePost` or `deletePost` above, one by one (bulk-changes.ts). */
+    changePosts(change: BulkPostChange, ids: readonly string[], writer: Writer): Promise<BulkPostOutcome> {
+      const find = (id: string) => posts.findPostById(db, id);
+      return changeEachPost(
+        { find, updatePost: this.updatePost, deletePost: this.deletePost, now },
+        change,
+        ids,
+        writer,
+      );
     },
 
     /**

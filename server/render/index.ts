@@ -1,3 +1,3 @@
 // The render capability's public face (README.md): all that other capabilities, the composition root, app/ and cli/ import from it.
 export { rewriteHtmlUrls } from "./absolute-urls.ts";
-export { renderPostBody } from "./post-body.ts";
+export { renderMarkdownSnippet, renderPostBody } from "./post-body.ts";

@@ -108,3 +108,11 @@ export function renderPostBody(format: PostFormat, source: string): RenderedBody
     wordCount,
   };
 }
+
+/**
+ * A few lines of the writer's Markdown that are not a post (the home page's introduction): the
+ * same parser and sanitiser as a body, without a table of contents or a reading time.
+ */
+export function renderMarkdownSnippet(source: string): string {
+  return sanitizePostHtml(markdown.render(source));
+}

@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import {
   DEFAULT_FOOTER_TEXT,
+  DEFAULT_HOME_HEADLINE,
+  DEFAULT_HOME_INTRODUCTION,
   DEFAULT_SITE_DESCRIPTION,
   DEFAULT_SITE_TITLE,
   type SiteSettings,
@@ -16,6 +18,7 @@ import type { SettingsStore } from "../kernel/settings-store.ts";
 import { siteSettingsRecord } from "./repositories/site-settings.ts";
 import { makeLogo, makeSiteIcon, type MediaFile, type MediaStore, type SiteImage } from "../media/index.ts";
 import type { Actor, AuditAction, AuditLog } from "../accounts/index.ts";
+import { renderMarkdownSnippet } from "../render/index.ts";
 
 /** What a blog that never saved its settings shows: the environment's links, the built-in texts. */
 export function defaultSiteSettings(links: { aboutUrl: string; sourceUrl: string }): SiteSettings {
@@ -27,6 +30,8 @@ export function defaultSiteSettings(links: { aboutUrl: string; sourceUrl: string
     postsPerPage: POSTS_PER_PAGE,
     timeZone: "UTC",
     footerText: DEFAULT_FOOTER_TEXT,
+    homeHeadline: DEFAULT_HOME_HEADLINE,
+    homeIntroduction: DEFAULT_HOME_INTRODUCTION,
     emailFromName: "",
     emailReplyTo: "",
     accentColor: "",
@@ -67,6 +72,13 @@ export function createSiteSettingsService({ db, now, defaults, audit, store, set
     record: siteSettingsRecord(db, now),
   });
 
+  // The introduction's HTML, made once per text on each server: the home page asks for it on every uncached view.
+  let introduction = { source: "", html: "" };
+  function introductionHtml(source: string): string {
+    if (source !== introduction.source) introduction = { source, html: renderMarkdownSnippet(source) };
+    return introduction.html;
+  }
+
   async function save(next: SiteSettings, action: AuditAction, detail: string, actor: Actor) {
     const saved = await settings.save(next);
     await audit.record(actor, action, detail);
@@ -93,6 +105,15 @@ export function createSiteSettingsService({ db, now, defaults, audit, store, set
         if (!isDomainError(error, "DATABASE_UNAVAILABLE")) throw error;
         return settings.lastRead();
       }
+    },
+
+    /**
+     * The home page's welcome block as readers get it: the headline as text, the introduction's
+     * Markdown rendered and sanitised (server/render). Empty strings hide them.
+     */
+    async homeHero(): Promise<{ headline: string; introductionHtml: string }> {
+      const { homeHeadline, homeIntroduction } = await this.current();
+      return { headline: homeHeadline, introductionHtml: introductionHtml(homeIntroduction) };
     },
 
     /**

@@ -3,6 +3,7 @@ import { formatDate, formatDateTime, truncate } from "~/lib/format";
 import { postPath } from "~/lib/post-card-data";
 import type { PostStatus, PostSummary } from "#domain/post.ts";
 import { ConfirmDelete, type DeleteQuestion, TITLE_MAX } from "./admin-list";
+import { BULK_FORM_ID } from "./post-bulk";
 
 /** A post as the admin list shows it. */
 export type ListedPost = Pick<
@@ -19,13 +20,15 @@ interface PostRowProps {
   /** The list's search, kept by its Delete. */
   query: string;
   question: DeleteQuestion;
+  /** Ticked for the bulk form (while its question about this post is open). */
+  ticked: boolean;
 }
 
 const actionLinkClass =
   "rounded px-2 py-1 font-medium text-indigo-700 hover:bg-indigo-50 hover:underline dark:text-indigo-300 dark:hover:bg-indigo-950";
 
 /** One post of the admin list, with Edit, View and Delete (confirmed in place, or through ?confirm= without JavaScript). */
-export function PostRow({ post, query, question }: PostRowProps) {
+export function PostRow({ post, query, question, ticked }: PostRowProps) {
   return (
     <tr className="align-top hover:bg-slate-50 dark:hover:bg-slate-800/40">
       <td className="min-w-48 px-4 py-3 font-medium" title={post.title}>
@@ -59,6 +62,18 @@ export function PostRow({ post, query, question }: PostRowProps) {
       </td>
       <td className="px-4 py-3 whitespace-nowrap">
         <div className="flex items-center gap-1">
+          {/* In this cell, not a column of its own: the list's columns are the spec's (docs/spec.md §2). */}
+          <input
+            // A new box when the question opens or closes, so Cancel and a done change leave none ticked.
+            key={String(ticked)}
+            type="checkbox"
+            name="id"
+            value={post.id}
+            form={BULK_FORM_ID}
+            defaultChecked={ticked}
+            aria-label={`Select ${post.title}`}
+            className="mr-1 h-4 w-4 accent-indigo-600"
+          />
           <Link to={`/admin/posts/edit/${post.id}`} className={actionLinkClass}>
             Edit<span className="sr-only"> {post.title}</span>
           </Link>

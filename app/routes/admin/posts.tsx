@@ -7,10 +7,14 @@ import { sectionLabel } from "~/components/admin/sections";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { Pagination } from "~/components/site/pagination";
 import { FlashNotice } from "~/components/admin/flash-notice";
+import { BulkBar, BulkOutcomeNotice, BulkProblem, BulkQuestionPanel } from "~/components/admin/post-bulk";
+import { NOTHING_SELECTED_MESSAGE } from "#domain/post-bulk.ts";
 import { appContext } from "#server/request-context.ts";
 import { actorOf, pagePathname, requireAdmin } from "~/lib/auth.server";
 import { takeFlash } from "~/lib/flash.server";
 import { deleteFromList } from "~/lib/list-delete.server";
+import { readFormData } from "~/lib/forms.server";
+import { changePostsFromList, readBulkQuestion, tickedIds } from "~/lib/post-bulk.server";
 import { formText, queryText } from "#domain/forms.ts";
 import { isPostId } from "#domain/post.ts";
 import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
@@ -24,6 +28,13 @@ const SEARCH_DEBOUNCE_MS = 300;
 
 function listPath(pathname: string, query: string): string {
   return query ? `${pathname}?${new URLSearchParams({ q: query })}` : pathname;
+}
+
+/** Where the list's own forms post: the Dashboard is an index route, which React Router names with `?index`. */
+function listAction(pathname: string, query: string): string {
+  const params = new URLSearchParams(pathname === "/admin" ? { index: "" } : {});
+  if (query) params.set("q", query);
+  return `${pathname}?${params}`;
 }
 
 export const loader = withRouteErrors(
@@ -42,6 +53,8 @@ export const loader = withRouteErrors(
       {
         query,
         confirmId: queryText(url, "confirm") || null,
+        bulkQuestion: readBulkQuestion(url, page.items),
+        ticked: tickedIds(url),
         flash: flash.message,
         page: pageInfo(page),
         posts: page.items.map(
@@ -65,6 +78,9 @@ export const loader = withRouteErrors(
 );
 
 export async function action(args: Route.ActionArgs) {
+  // A copy is read for the intent, so each action below reads the form itself.
+  const intent = formText(await readFormData(args.request.clone()), "intent");
+  if (intent === "bulk") return changePostsFromList(args);
   return deleteFromList(args, {
     remove: async (id, user, services) => isPostId(id) && services.posts.deletePost(id, actorOf(user)),
     back: (url, formData) => listPath(pagePathname(url), formText(formData, "q").trim().slice(0, QUERY_MAX)),
@@ -72,8 +88,8 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-export default function AdminPosts({ loaderData }: Route.ComponentProps) {
-  const { posts, page, query, confirmId, flash } = loaderData;
+export default function AdminPosts({ loaderData, actionData }: Route.ComponentProps) {
+  const { posts, page, query, confirmId, flash, bulkQuestion, ticked } = loaderData;
   const { pathname } = useLocation();
   const label = sectionLabel(pathname);
   const submit = useSubmit();
@@ -109,6 +125,10 @@ export default function AdminPosts({ loaderData }: Route.ComponentProps) {
       </div>
 
       <FlashNotice message={flash} className="mt-6" />
+      {actionData && "outcome" in actionData ? <BulkOutcomeNotice lines={actionData.outcome} /> : null}
+      {actionData && "errors" in actionData ? (
+        <BulkProblem message={actionData.errors.id ?? actionData.errors.change ?? NOTHING_SELECTED_MESSAGE} />
+      ) : null}
 
       <Form
         method="get"
@@ -136,11 +156,27 @@ export default function AdminPosts({ loaderData }: Route.ComponentProps) {
       {posts.length === 0 ? (
         <EmptyList className="mt-10">No posts found. Create your first post!</EmptyList>
       ) : (
-        <AdminTable columns={POST_LIST_COLUMNS} cellClass="px-4 py-3" className="mt-6">
-          {posts.map((post) => (
-            <PostRow key={post.id} post={post} query={query} question={question(post.id)} />
-          ))}
-        </AdminTable>
+        <>
+          <BulkBar query={query} />
+          {bulkQuestion ? (
+            <BulkQuestionPanel
+              question={bulkQuestion}
+              action={listAction(pathname, query)}
+              listHref={listPath(pathname, query)}
+            />
+          ) : null}
+          <AdminTable columns={POST_LIST_COLUMNS} cellClass="px-4 py-3" className="mt-4">
+            {posts.map((post) => (
+              <PostRow
+                key={post.id}
+                post={post}
+                query={query}
+                question={question(post.id)}
+                ticked={ticked.includes(post.id)}
+              />
+            ))}
+          </AdminTable>
+        </>
       )}
       <div className="mt-6">
         <Pagination page={page} label="Posts" />

@@ -10,6 +10,8 @@ import { parseSubmission, perform } from "~/lib/forms.server";
 import {
   EMAIL_FROM_NAME_MAX,
   FOOTER_TEXT_MAX,
+  HOME_HEADLINE_MAX,
+  HOME_INTRODUCTION_MAX,
   POSTS_PER_PAGE_MAX,
   SITE_DESCRIPTION_MAX,
   SITE_TITLE_MAX,
@@ -104,6 +106,24 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           defaultValue={values.footerText}
           maxLength={FOOTER_TEXT_MAX}
         />
+        <fieldset className="space-y-5">
+          <legend className="text-lg font-semibold">Home page</legend>
+          <TextField
+            {...form.field("homeHeadline")}
+            label="Headline"
+            hint="The welcome block's heading. Leave empty to hide it."
+            defaultValue={values.homeHeadline}
+            maxLength={HOME_HEADLINE_MAX}
+          />
+          <TextAreaField
+            {...form.field("homeIntroduction")}
+            label="Introduction"
+            hint="A few words under the headline, in Markdown (links, *emphasis*, paragraphs). Leave empty to hide it."
+            rows={3}
+            defaultValue={values.homeIntroduction}
+            maxLength={HOME_INTRODUCTION_MAX}
+          />
+        </fieldset>
         <fieldset className="space-y-5">
           <legend className="text-lg font-semibold">Email</legend>
           <p className="text-sm text-slate-600 dark:text-slate-400">

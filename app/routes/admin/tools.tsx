@@ -1,16 +1,42 @@
+import { data } from "react-router";
+import { DemoRemoval, describeDemoRemoval } from "~/components/admin/demo-removal";
 import { ImportForm } from "~/components/admin/import-form";
 import { buttonStyles } from "~/components/ui/styles";
-import { requireOwner } from "~/lib/auth.server";
+import { actorOf, requireOwner } from "~/lib/auth.server";
+import { readFormData } from "~/lib/forms.server";
+import { withRouteErrors } from "~/lib/route-errors.server";
+import { formText } from "#domain/forms.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/tools";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireOwner({ request, context });
-  const categories = await context.get(appContext).services.categories.list();
-  return { categories: categories.map((category) => category.name) };
-}
+export const loader = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "Failed to load the tools. Please try again." },
+  async ({ request, context }: Route.LoaderArgs) => {
+    requireOwner({ request, context });
+    const { services } = context.get(appContext);
+    const [{ removable, kept }, categories] = await Promise.all([services.demo.survey(), services.categories.list()]);
+    return {
+      categories: categories.map((category) => category.name),
+      demo: { posts: removable.length, comments: removable.reduce((sum, post) => sum + post.comments, 0), kept },
+      asking: new URL(request.url).searchParams.has("remove-demo"),
+    };
+  },
+);
 
-export default function Tools({ loaderData }: Route.ComponentProps) {
+/** "Remove the demo content", confirmed: only what the demo wrote and nobody changed (docs/decisions/0025). */
+export const action = withRouteErrors(
+  { DATABASE_UNAVAILABLE: "The demo content could not be removed. Please try again." },
+  async ({ request, context }: Route.ActionArgs) => {
+    const owner = requireOwner({ request, context });
+    if (formText(await readFormData(request), "intent") !== "remove-demo") {
+      throw data({ message: "Unknown action" }, { status: 400 });
+    }
+    const removed = await context.get(appContext).services.demo.remove(actorOf(owner));
+    return { demoRemoved: describeDemoRemoval(removed) };
+  },
+);
+
+export default function Tools({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <>
       <title>Tools · Admin</title>
@@ -41,6 +67,7 @@ export default function Tools({ loaderData }: Route.ComponentProps) {
         </p>
         <ImportForm result={undefined} categories={loaderData.categories} />
       </section>
+      <DemoRemoval left={loaderData.demo} asking={loaderData.asking} result={actionData?.demoRemoved} />
     </>
   );
 }

@@ -16,9 +16,10 @@ export const loader = withRouteErrors(
   { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." },
   async ({ context }: Route.LoaderArgs) => {
     const { services, tagPage } = context.get(appContext);
-    const home = await services.posts.getHomePage();
+    const [home, hero] = await Promise.all([services.posts.getHomePage(), services.siteSettings.homeHero()]);
     tagPage(["lists"]);
     return {
+      hero,
       featured: home.featured ? toPostCardData(home.featured) : null,
       latest: home.latest.map(toPostCardData),
       categories: home.categories.map(({ category, posts }) => ({ category, posts: posts.map(toPostCardData) })),
@@ -49,20 +50,28 @@ function SectionHeading({ id, children }: { id: string; children: React.ReactNod
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { featured, latest, categories } = loaderData;
+  const { hero, featured, latest, categories } = loaderData;
   const site = useSite();
+  // Without a headline the welcome line heads the page, so it still has its one h1.
+  const Welcome = hero.headline ? "p" : "h1";
   return (
     <div className="space-y-16">
       <section className="rounded-3xl bg-gradient-to-br from-indigo-50 via-white to-sky-50 px-6 py-12 sm:px-12 sm:py-16 dark:from-indigo-950 dark:via-slate-950 dark:to-slate-900">
-        <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">
+        <Welcome className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">
           Welcome to {site.title}
-        </p>
-        <h1 className="mt-3 max-w-3xl font-serif text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
-          Notes on building for the web, written to be read slowly
-        </h1>
-        <p className="mt-4 max-w-2xl text-lg text-slate-700 dark:text-slate-300">
-          Practical essays on development, technology, design and the business of working independently.
-        </p>
+        </Welcome>
+        {hero.headline ? (
+          <h1 className="mt-3 max-w-3xl font-serif text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
+            {hero.headline}
+          </h1>
+        ) : null}
+        {hero.introductionHtml ? (
+          // Rendered from the writer's Markdown and sanitised on the server (services.siteSettings.homeHero).
+          <div
+            className="mt-4 max-w-2xl space-y-3 text-lg text-slate-700 dark:text-slate-300 [&_a]:font-medium [&_a]:text-indigo-700 [&_a]:underline dark:[&_a]:text-indigo-300"
+            dangerouslySetInnerHTML={{ __html: hero.introductionHtml }}
+          />
+        ) : null}
         <div className="mt-8 flex flex-wrap gap-3">
           <Link to="/blog" className={buttonStyles.primary}>
             View all posts
