@@ -169,6 +169,7 @@ export function createServices({
   const pages = createPageService({ db, now, audit, changes });
   const posts = createPostService({ db, dialect, now, audit, changes, life: postLife, emailOn });
   const media = createMediaService({ db, store, now });
+  const users = createUserService({ db, now, audit, passwordCost, store, changes });
   return {
     settings,
     changes,
@@ -176,7 +177,7 @@ export function createServices({
     comments,
     commentEmails,
     pages,
-    feeds: createFeedService({ posts, pages, media }),
+    feeds: createFeedService({ posts, pages, media, users }),
     navigation: createNavigationService({ siteSettings, pages }),
     fediverse: createFediverseService({
       db,
@@ -189,7 +190,7 @@ export function createServices({
     }),
     auth,
     twoFactor,
-    users: createUserService({ db, now, audit, passwordCost }),
+    users,
     siteSettings,
     outbox,
     postNewsletter,

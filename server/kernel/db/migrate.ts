@@ -26,6 +26,7 @@ import { subscriberAddressKeySchema } from "./migrations/0022-subscriber-address
 import { fediverseCreateIdsSchema } from "./migrations/0023-fediverse-create-ids.ts";
 import { subscriberImportsSchema } from "./migrations/0024-subscriber-imports.ts";
 import { commentThreadsSchema } from "./migrations/0025-comment-threads.ts";
+import { authorsSchema } from "./migrations/0027-authors.ts";
 import { commentEmailsSchema } from "./migrations/0028-comment-emails.ts";
 import type { Database } from "./schema.ts";
 
@@ -57,6 +58,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0023-fediverse-create-ids": fediverseCreateIdsSchema(dialect),
     "0024-subscriber-imports": subscriberImportsSchema(),
     "0025-comment-threads": commentThreadsSchema(),
+    "0027-authors": authorsSchema(dialect),
     "0028-comment-emails": commentEmailsSchema(),
   };
 }
