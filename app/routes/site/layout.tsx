@@ -6,7 +6,6 @@ import { isDomainError } from "#domain/errors.ts";
 import { fediverseHandle } from "#domain/fediverse.ts";
 import { appContext } from "#server/request-context.ts";
 import type { SiteNavigationLinks } from "#server/site/index.ts";
-import type { AuthorLink } from "#domain/account.ts";
 import type { Route } from "./+types/layout";
 
 /**
@@ -27,8 +26,8 @@ const tagPagesWithNavigation: Route.MiddlewareFunction = async ({ context }) => 
 export const middleware: Route.MiddlewareFunction[] = [tagPagesWithNavigation];
 
 /**
- * The footer's "Follow @blog@host" (a setting, Admin → Fediverse, read through its cache),
- * both menus, their page links at the pages' current slugs, and the authors bylines link to.
+ * The footer's "Follow @blog@host" (a setting, Admin → Fediverse, read through its cache)
+ * and both menus, their page links at the pages' current slugs.
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, site, recordFailure } = context.get(appContext);
@@ -41,15 +40,13 @@ export async function loader({ context }: Route.LoaderArgs) {
       return fallback;
     };
   };
-  const [handle, navigation, authors] = await Promise.all([
+  const [handle, navigation] = await Promise.all([
     services.fediverse
       .settings()
       .then((settings) => fediverseHandle(settings.handle, site.siteUrl), outage<string | undefined>(undefined)),
     services.navigation.links(site).catch(outage<SiteNavigationLinks>(services.navigation.offlineLinks(site))),
-    // Bylines link to author pages (app/lib/use-author-links.ts); without them, names stay text.
-    services.users.listAuthorLinks().catch(outage<AuthorLink[]>([])),
   ]);
-  return { fediverseHandle: handle, navigation, authors };
+  return { fediverseHandle: handle, navigation };
 }
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
