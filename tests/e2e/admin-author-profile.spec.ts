@@ -77,6 +77,8 @@ test("a bio and picture set on the profile show under the author's posts and on 
   try {
     const post = published[0]!;
     await reader.goto(`${url}/blog`);
+    const card = reader.getByRole("article").filter({ has: reader.getByRole("heading", { name: post.title }) });
+    await expect(card.getByRole("link", { name: AUTHOR })).toHaveAttribute("href", "/author/maya-chen");
     await reader.getByRole("link", { name: post.title }).first().click();
     const box = reader.locator("[data-author-box]");
     await expect(box).toContainText(`Written by ${AUTHOR}`);
