@@ -35,19 +35,29 @@ export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   // Every page carries this; the email settings stay out of it, so no page shows the Reply-To to scrapers.
   const { emailFromName: _emailFromName, emailReplyTo: _emailReplyTo, ...shown } = site;
-  return {
-    user: user ? { username: user.username, email: user.email, role: user.role, isAdmin: user.isAdmin } : null,
-    site: shown,
-    subscriptionsOpen: services.subscriptions.open,
+  const [countViews, authors] = await Promise.all([
     // Readers' pages send the analytics beacon while counting is on; while the database is down,
     // not. Any other failure is a bug and reaches the error boundary.
-    countViews: await services.analytics.settings().then(
+    services.analytics.settings().then(
       (settings) => settings.enabled,
       (error: unknown) => {
         if (isDomainError(error, "DATABASE_UNAVAILABLE")) return false;
         throw error;
       },
     ),
+    // Bylines link to author pages by name (app/lib/use-author-links.ts); while the database
+    // is down they stay text.
+    services.users.listAuthorLinks().catch((error: unknown) => {
+      if (isDomainError(error, "DATABASE_UNAVAILABLE")) return [];
+      throw error;
+    }),
+  ]);
+  return {
+    user: user ? { username: user.username, email: user.email, role: user.role, isAdmin: user.isAdmin } : null,
+    site: shown,
+    subscriptionsOpen: services.subscriptions.open,
+    countViews,
+    authors,
   };
 }
 

@@ -8,6 +8,8 @@ export default [
     route("blog/:slug", "routes/site/post.tsx"),
     route("category/:category", "routes/site/category.tsx"),
     route("categories", "routes/site/categories.tsx"),
+    route("tag/:tag", "routes/site/tag.tsx"),
+    route("author/:slug", "routes/site/author.tsx"),
     route("subscribe", "routes/site/subscribe.tsx"),
     route("subscribe/confirm", "routes/site/subscribe-confirm.tsx"),
     route("unsubscribe", "routes/site/unsubscribe.tsx"),
@@ -63,6 +65,8 @@ export default [
       route("settings/activity", "routes/admin/activity.tsx"),
       route("account", "routes/admin/account.tsx", [
         route("profile", "routes/admin/account-profile.tsx"),
+        route("author", "routes/admin/account-author.tsx"),
+        route("avatar", "routes/admin/account-avatar.tsx"),
         route("password", "routes/admin/account-password.tsx"),
         route("two-factor", "routes/admin/account-two-factor.tsx"),
         route("sessions", "routes/admin/account-sessions.tsx"),
@@ -93,5 +97,7 @@ export default [
   ...(["rss.xml", "atom.xml", "feed.json"] as const).flatMap((file) => [
     route(file, "routes/resources/feed.ts", { id: `feed-${file}` }),
     route(`category/:category/${file}`, "routes/resources/feed.ts", { id: `category-feed-${file}` }),
+    route(`tag/:tag/${file}`, "routes/resources/feed.ts", { id: `tag-feed-${file}` }),
+    route(`author/:slug/${file}`, "routes/resources/feed.ts", { id: `author-feed-${file}` }),
   ]),
 ] satisfies RouteConfig;

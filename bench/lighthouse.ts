@@ -68,6 +68,8 @@ async function auditWithRetry(
 /** The writer's look and page: an accent that passes AA in both themes, a serif body, and a page with the usual parts. */
 const WRITER = { email: "lighthouse@example.com", password: "a long lighthouse password" };
 const LOOK = { accentColor: "#1d6b3a", bodyTypeface: "serif" };
+/** A demo author the writer becomes for their author page. */
+const AUTHOR = { name: "Maya Chen", slug: "maya-chen", bio: "Writes about databases, tests and the web platform." };
 const PAGE = {
   title: "Colophon",
   slug: "colophon",
@@ -96,17 +98,20 @@ async function postAsWriter(base: string, cookie: string, pathname: string, fiel
   if (response.status >= 400) throw new Error(`POST ${pathname} answered ${response.status}`);
 }
 
-async function prepareWritersPage(base: string): Promise<string> {
+async function signInAsWriter(base: string): Promise<string> {
   const signIn = await fetch(`${base}/login`, {
     method: "POST",
     body: new URLSearchParams(WRITER),
     headers: { Origin: base },
     redirect: "manual",
   });
-  const cookie = signIn.headers
+  return signIn.headers
     .getSetCookie()
     .map((header) => header.split(";")[0])
     .join("; ");
+}
+
+async function prepareWritersPage(base: string, cookie: string): Promise<string> {
   const settings = await (await fetch(`${base}/admin/settings`, { headers: { Cookie: cookie } })).text();
   const current = Object.fromEntries(
     [...settings.matchAll(/<input[^>]*name="([A-Za-z]+)"[^>]*value="([^"]*)"/g)].map((match) => [match[1]!, match[2]!]),
@@ -122,6 +127,20 @@ async function prepareWritersPage(base: string): Promise<string> {
     );
   }
   return `/${PAGE.slug}`;
+}
+
+/**
+ * The writer takes a demo author's name and gives themselves a bio, so their author page lists
+ * posts as a writer's would (docs/decisions/0022); its address.
+ */
+async function prepareAuthorPage(base: string, cookie: string): Promise<string> {
+  await postAsWriter(base, cookie, "/admin/account/profile", { displayName: AUTHOR.name });
+  await postAsWriter(base, cookie, "/admin/account/author", { slug: "", bio: AUTHOR.bio });
+  const path = `/author/${AUTHOR.slug}`;
+  const page = await fetch(`${base}${path}`);
+  if (page.status !== 200 || !(await page.text()).includes(AUTHOR.bio))
+    throw new Error(`${path} answered ${page.status}`);
+  return path;
 }
 
 async function printScores(base: string, label: string, pathname: string, extraFlags: readonly string[] = []) {
@@ -142,11 +161,23 @@ async function printScores(base: string, label: string, pathname: string, extraF
 
 const server = await startDemoServer(PORT, { ADMIN_EMAIL: WRITER.email, ADMIN_PASSWORD: WRITER.password });
 try {
-  const pages = ["/", "/blog", server.postPath, "/category/design", "/categories", "/search?q=design", "/about"];
+  const pages = [
+    "/",
+    "/blog",
+    server.postPath,
+    "/category/design",
+    "/categories",
+    "/search?q=design",
+    "/about",
+    "/tag/typescript",
+  ];
   console.log(`Lighthouse, mobile, ${server.base}`);
   console.log(["page".padEnd(44), "perf", "a11y", "best", " seo"].join("  "));
   for (const pathname of pages) await printScores(server.base, pathname, pathname);
-  const writersPage = await prepareWritersPage(server.base);
+  const cookie = await signInAsWriter(server.base);
+  const authorPage = await prepareAuthorPage(server.base, cookie);
+  await printScores(server.base, authorPage, authorPage);
+  const writersPage = await prepareWritersPage(server.base, cookie);
   const look = `accent ${LOOK.accentColor}, ${LOOK.bodyTypeface}`;
   await printScores(server.base, `${writersPage} (${look}, light)`, writersPage);
   // Chromium answers prefers-color-scheme: dark, which the page follows while no theme is chosen.

@@ -142,10 +142,42 @@ export const changePasswordForm = defineForm({
     }),
 });
 
+/** An author as readers see them: under their posts and on their page (docs/decisions/0022). */
+export interface Author {
+  name: string;
+  /** /author/{slug}. */
+  slug: string;
+  /** Plain text; line breaks kept. */
+  bio: string;
+  /** The hash of the square picture in the media store; empty: none. */
+  avatar: string;
+}
+
+/** An author's name and page: what a byline links with. */
+export type AuthorLink = Pick<Author, "name" | "slug">;
+
+export const BIO_MAX = 500;
+/** The widest an author's address may be: slugs are cut at SLUG_MAX_LENGTH (80) anyway. */
+export const AUTHOR_SLUG_MAX = 80;
+
 export const displayNameForm = defineForm({
   fields: ["displayName"],
   read: (formData: FormData) => ({ displayName: formText(formData, "displayName") }),
   schema: z.object({ displayName: displayNameField }),
+});
+
+/** How the account appears as an author beyond its name: its page's address (blank: made from the name) and bio. */
+export const authorProfileForm = defineForm({
+  fields: ["slug", "bio"],
+  read: (formData: FormData) => ({ slug: formText(formData, "slug"), bio: formText(formData, "bio") }),
+  schema: z.object({
+    slug: z
+      .string()
+      .trim()
+      .max(AUTHOR_SLUG_MAX, `Address must be at most ${AUTHOR_SLUG_MAX} characters`)
+      .refine((value) => value === "" || /[\p{L}\p{N}]/u.test(value), "Address must contain a letter or a digit"),
+    bio: z.string().trim().max(BIO_MAX, `Bio must be at most ${BIO_MAX} characters`),
+  }),
 });
 
 /** Six digits from the app, or a recovery code (letters and digits, dashes and spaces ignored). */

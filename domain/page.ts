@@ -21,6 +21,7 @@ export const RESERVED_PAGE_SLUGS: ReadonlySet<string> = new Set([
   "ap",
   "api",
   "assets",
+  "author",
   "blog",
   "categories",
   "category",
@@ -38,6 +39,7 @@ export const RESERVED_PAGE_SLUGS: ReadonlySet<string> = new Set([
   "setup",
   "sitemaps",
   "subscribe",
+  "tag",
   "unsubscribe",
 ]);
 

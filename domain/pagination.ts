@@ -13,6 +13,17 @@ export interface Page<T> {
   pageSize: number;
 }
 
+/**
+ * One page of a list whose size is not counted (a tag's or an author's posts): one row more
+ * than a page is read, which says whether another page follows, so the cost is the page's alone.
+ */
+export interface OpenPage<T> {
+  items: T[];
+  page: number;
+  pageSize: number;
+  hasNext: boolean;
+}
+
 export function pageCount(page: Pick<Page<unknown>, "total" | "pageSize">): number {
   return Math.max(1, Math.ceil(page.total / page.pageSize));
 }

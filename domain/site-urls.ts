@@ -33,6 +33,16 @@ export function pagePath(slug: string): string {
   return `/${encodeURIComponent(slug)}`;
 }
 
+/** A tag's page: its key (lower case), so every spelling of a tag shares one address. */
+export function tagPath(tag: string): string {
+  return `/tag/${encodeURIComponent(tag.toLowerCase())}`;
+}
+
+/** An author's page. */
+export function authorPath(slug: string): string {
+  return `/author/${encodeURIComponent(slug)}`;
+}
+
 /** Feed formats the blog serves, each for the whole blog and for every category. */
 export const FEED_FORMATS = {
   rss: { file: "rss.xml", type: "application/rss+xml", label: "RSS" },
@@ -41,6 +51,11 @@ export const FEED_FORMATS = {
 } as const;
 
 export type FeedFormat = keyof typeof FEED_FORMATS;
+
+/** A feed of the page at `path` (a tag's or an author's): `/tag/css/rss.xml`. */
+export function feedPathUnder(format: FeedFormat, path: string): string {
+  return `${path}/${FEED_FORMATS[format].file}`;
+}
 
 /** `/rss.xml` for the blog, `/category/design/rss.xml` for a category. */
 export function feedPath(format: FeedFormat, category?: string): string {

@@ -171,6 +171,7 @@ export function createServices({
   const posts = createPostService({ db, dialect, now, audit, changes, life: postLife, emailOn });
   const categories = createCategoryService({ db, audit, changes });
   const media = createMediaService({ db, store, now });
+  const users = createUserService({ db, now, audit, passwordCost, store, changes });
   return {
     settings,
     changes,
@@ -179,7 +180,7 @@ export function createServices({
     comments,
     commentEmails,
     pages,
-    feeds: createFeedService({ posts, pages, media, categories }),
+    feeds: createFeedService({ posts, pages, media, categories, users }),
     navigation: createNavigationService({ siteSettings, pages, categories }),
     fediverse: createFediverseService({
       db,
@@ -192,7 +193,7 @@ export function createServices({
     }),
     auth,
     twoFactor,
-    users: createUserService({ db, now, audit, passwordCost }),
+    users,
     siteSettings,
     outbox,
     postNewsletter,

@@ -2,6 +2,9 @@ import { isRouteErrorResponse, type MetaDescriptor } from "react-router";
 import { categoryPath } from "#domain/categories.ts";
 import { type ArticleData, postPath } from "./post-card-data.ts";
 import { absoluteUrl, canonicalUrl, FEED_FORMATS, type FeedFormat, feedPath } from "./site-urls.ts";
+import type { Author } from "#domain/account.ts";
+import { mediaUrl } from "#domain/media.ts";
+import { authorPath, feedPathUnder } from "#domain/site-urls.ts";
 
 export const SITE_NAME = "Inkwell";
 export const SITE_DESCRIPTION = "Notes on development, technology, design and business from a personal blog.";
@@ -130,6 +133,7 @@ export function blogPostingJsonLd(
     updatedAt: string;
   },
   url: string,
+  author?: Pick<Author, "slug" | "avatar">,
 ): Record<string, unknown> {
   const siteUrl = site.url;
   return {
@@ -140,7 +144,12 @@ export function blogPostingJsonLd(
     image: [absoluteUrl(siteUrl, post.coverImage)],
     datePublished: post.createdAt,
     dateModified: post.updatedAt,
-    author: { "@type": "Person", name: post.author },
+    author: {
+      "@type": "Person",
+      name: post.author,
+      ...(author ? { url: absoluteUrl(siteUrl, authorPath(author.slug)) } : {}),
+      ...(author?.avatar ? { image: absoluteUrl(siteUrl, mediaUrl(author.avatar, 192, "png")) } : {}),
+    },
     publisher: {
       "@type": "Organization",
       name: site.name,
@@ -155,7 +164,11 @@ export function blogPostingJsonLd(
 }
 
 /** A post page's whole head: its article times, section and tags, breadcrumbs and BlogPosting. */
-export function postMeta(post: ArticleData, page: Pick<SeoPage, "matches" | "location">): MetaDescriptor[] {
+export function postMeta(
+  post: ArticleData,
+  page: Pick<SeoPage, "matches" | "location">,
+  author?: Pick<Author, "slug" | "avatar">,
+): MetaDescriptor[] {
   const siteUrl = siteUrlFrom(page.matches);
   const url = post.canonicalUrl || absoluteUrl(siteUrl, postPath(post.slug));
   return seoMeta({
@@ -172,7 +185,7 @@ export function postMeta(post: ArticleData, page: Pick<SeoPage, "matches" | "loc
       tags: post.tags,
     },
     breadcrumbs: [...categoryCrumbs(post.category), { name: post.title, path: postPath(post.slug) }],
-    jsonLd: [blogPostingJsonLd({ url: siteUrl, name: siteNameFrom(page.matches) }, post, url)],
+    jsonLd: [blogPostingJsonLd({ url: siteUrl, name: siteNameFrom(page.matches) }, post, url, author)],
   });
 }
 
@@ -182,6 +195,21 @@ export function categoryCrumbs(category: string): { name: string; path: string }
     { name: "Categories", path: "/categories" },
     { name: category, path: categoryPath(category) },
   ];
+}
+
+/** `<link rel="alternate">` for a tag's or an author's feeds (`path`: their page), titled `{name} | {site}`. */
+export function scopedFeedLinks(
+  siteName: string,
+  name: string,
+  path: string,
+): { tagName: "link"; rel: "alternate"; type: string; href: string; title: string }[] {
+  return (Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => ({
+    tagName: "link",
+    rel: "alternate",
+    type: FEED_FORMATS[format].type,
+    href: feedPathUnder(format, path),
+    title: `${name} | ${siteName} (${FEED_FORMATS[format].label})`,
+  }));
 }
 
 /** `<link rel="alternate">` for the blog's feeds, or a category's, titled with the blog's name from Settings. */

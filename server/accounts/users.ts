@@ -8,6 +8,12 @@ import type { AuditLog } from "./audit.ts";
 import type { SessionUser } from "./auth.ts";
 import { hashPassword, OWASP_SCRYPT_COST, type ScryptCost } from "./passwords.ts";
 import { createToken, hashToken } from "../kernel/tokens.ts";
+import type { ContentChanges } from "../kernel/content-changes.ts";
+import { firstFreeSlug, slugFromName, toSlug } from "../kernel/slugs.ts";
+import { makeAvatar, type MediaStore } from "../media/index.ts";
+
+/** Bylines link to author pages by name: a blog's accounts, read at most this many. */
+const AUTHOR_LINKS_READ = 200;
 
 /** The Users screen shows this many accounts and invitations a page. */
 export const USERS_PAGE_SIZE = 50;
@@ -22,12 +28,21 @@ export function createUserService({
   now,
   audit,
   passwordCost = OWASP_SCRYPT_COST,
+  store,
+  changes,
 }: {
   db: Kysely<Database>;
   now: () => Date;
   audit: AuditLog;
   passwordCost?: ScryptCost;
+  /** Where authors' pictures are kept, beside the media library's files. */
+  store: MediaStore;
+  /** An author's name, address, bio or picture shows on every reader's page that bylines them. */
+  changes: ContentChanges;
 }) {
+  // Every cached reader's page carries "navigation" (app/routes/site/layout.tsx), and bylines
+  // link to author pages from any of them.
+  const announce = () => changes.publish(["navigation"], "author");
   const actorOf = (user: SessionUser) => ({ id: user.id, label: user.username });
   const requireOwner = (user: SessionUser) => {
     if (user.role !== "owner") throw forbidden();
@@ -131,6 +146,52 @@ export function createUserService({
 
     async updateDisplayName(user: SessionUser, displayName: string): Promise<void> {
       await admins.updateDisplayName(db, user.id, displayName);
+      announce();
+    },
+
+    /** The signed-in writer's own account, as the profile form shows it. */
+    async readProfile(user: SessionUser) {
+      const { displayName, slug, bio, avatar } = await requireAccount(user.id);
+      return { displayName, slug, bio, avatar };
+    },
+
+    /** The author page's address (blank: made from the display name, `-2`… when taken) and bio. */
+    async updateAuthorProfile(user: SessionUser, profile: { slug: string; bio: string }): Promise<void> {
+      const account = await requireAccount(user.id);
+      const isTaken = async (candidate: string) =>
+        candidate !== account.slug && (await admins.findAuthorBySlug(db, candidate)) !== undefined;
+      const wanted = toSlug(profile.slug);
+      const slug = wanted !== "" ? wanted : await firstFreeSlug(slugFromName(account.displayName), isTaken);
+      await admins.updateAuthorProfile(db, user.id, { slug, bio: profile.bio });
+      announce();
+    },
+
+    /** A new picture, cut square at AVATAR_SIZES and kept in the media store (no library entry, never pruned). */
+    async saveAvatar(user: SessionUser, upload: { bytes: Buffer; declaredType: string }): Promise<void> {
+      const image = await makeAvatar(upload.bytes, upload.declaredType);
+      await store.put(image.hash, image.files);
+      await admins.updateAvatar(db, user.id, image.hash);
+      announce();
+    },
+
+    async removeAvatar(user: SessionUser): Promise<void> {
+      await admins.updateAvatar(db, user.id, "");
+      announce();
+    },
+
+    /** The author at /author/{slug}, or undefined. */
+    async findAuthor(slug: string) {
+      return admins.findAuthorBySlug(db, slug);
+    },
+
+    /** The author a post's byline names, or undefined for a name no account has (imported posts). */
+    async findAuthorByName(name: string) {
+      return admins.findAuthorByName(db, name);
+    },
+
+    /** Every account's name and page address: what bylines link with. */
+    async listAuthorLinks() {
+      return admins.listAuthorLinks(db, AUTHOR_LINKS_READ);
     },
   };
 }

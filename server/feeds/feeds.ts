@@ -4,7 +4,15 @@ import { escapeHtml, escapeXml, withoutNonXmlCharacters } from "#domain/escape.t
 import { absoluteImage } from "#domain/media.ts";
 import type { Post } from "#domain/post.ts";
 import { DEFAULT_SITE_DESCRIPTION, DEFAULT_SITE_TITLE } from "#domain/site-defaults.ts";
-import { absoluteUrl, FEED_FORMATS, type FeedFormat, feedPath, postPath, resolveUrl } from "#domain/site-urls.ts";
+import {
+  absoluteUrl,
+  FEED_FORMATS,
+  type FeedFormat,
+  feedPath,
+  feedPathUnder,
+  postPath,
+  resolveUrl,
+} from "#domain/site-urls.ts";
 import { rewriteHtmlUrls } from "../render/index.ts";
 
 interface FeedSource {
@@ -15,8 +23,17 @@ interface FeedSource {
   category?: string;
   /** The category's description as its writer wrote it (Admin → Categories); blank says what the feed holds. */
   categoryDescription?: string;
+  /** A tag's or an author's feed: its page's path, and its name in the feed's title and description. */
+  scope?: FeedScope;
   /** Bytes of this site's own images, by `/media/…` path (a cover's enclosure length). */
   fileSizes?: ReadonlyMap<string, number>;
+}
+
+export interface FeedScope {
+  path: string;
+  title: string;
+  /** Completes "Posts …": "tagged css", "by Ada Writer". */
+  description: string;
 }
 
 interface Cover {
@@ -59,24 +76,38 @@ function coverOf(post: Post, siteUrl: string, fileSizes: ReadonlyMap<string, num
   return { url: image.url.href, type: image.type, length: fileSizes.get(post.coverImage) ?? 0 };
 }
 
-function readChannel({ site, posts, category, categoryDescription, fileSizes = new Map() }: FeedSource): Channel {
+function readChannel({
+  site,
+  posts,
+  category,
+  categoryDescription,
+  scope,
+  fileSizes = new Map(),
+}: FeedSource): Channel {
   const at = (path: string) => absoluteUrl(site.siteUrl, path);
-  const home = at(category ? categoryPath(category) : "/");
   const name = site.title || DEFAULT_SITE_TITLE;
+  const scoped = scope
+    ? {
+        home: at(scope.path),
+        title: `${scope.title} | ${name}`,
+        description: `Posts ${scope.description} on ${name}.`,
+        link: (format: FeedFormat) => at(feedPathUnder(format, scope.path)),
+      }
+    : undefined;
+  const home = scoped?.home ?? at(category ? categoryPath(category) : "/");
+  const link = scoped?.link ?? ((format: FeedFormat) => at(feedPath(format, category)));
   return {
     home,
     name,
-    title: category ? `${category} | ${name}` : name,
-    description: category
-      ? categoryDescription || `Posts in the ${category} category of ${name}.`
-      : site.description || DEFAULT_SITE_DESCRIPTION,
+    title: scoped?.title ?? (category ? `${category} | ${name}` : name),
+    description:
+      scoped?.description ??
+      (category
+        ? categoryDescription || `Posts in the ${category} category of ${name}.`
+        : site.description || DEFAULT_SITE_DESCRIPTION),
     // An empty feed is as old as the blog's epoch, so its Last-Modified never moves.
     updated: new Date(posts[0]?.updatedAt ?? 0),
-    links: {
-      rss: at(feedPath("rss", category)),
-      atom: at(feedPath("atom", category)),
-      json: at(feedPath("json", category)),
-    },
+    links: { rss: link("rss"), atom: link("atom"), json: link("json") },
     favicon: at("/favicon.svg"),
     entries: posts.map((post) => {
       const url = at(postPath(post.slug));

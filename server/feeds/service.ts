@@ -1,17 +1,22 @@
 import type { Category, CategoryRecord } from "#domain/categories.ts";
 import type { Post } from "#domain/post.ts";
 import type { FeedFormat } from "#domain/site-urls.ts";
-import { feedContentType, renderFeed } from "./feeds.ts";
+import type { AuthorLink } from "#domain/account.ts";
+import { authorPath, tagPath } from "#domain/site-urls.ts";
+import { feedContentType, type FeedScope, renderFeed } from "./feeds.ts";
 import {
+  AUTHORS_SITEMAP,
   countPageSitemaps,
   type PageAddress,
   pageSitemapNumber,
   postSitemapCount,
   readPageSitemap,
   renderPagesSitemap,
+  renderPathsSitemap,
   renderSitemapIndex,
   SITEMAP_MAX_URLS,
   streamPostsSitemap,
+  TAGS_SITEMAP,
 } from "./sitemap.ts";
 
 /** What feeds and sitemaps read, from the posts, pages and media services. */
@@ -21,7 +26,11 @@ export interface FeedSources {
     countPublishedPosts(): Promise<number>;
     listCategoryUpdates(): Promise<{ category: string; updatedAt: string }[]>;
     streamPublishedPostAddresses(start: number, count: number): AsyncIterable<{ slug: string; updatedAt: string }[]>;
+    listScopedFeedPosts(scope: { tag: string } | { author: string }): Promise<Post[]>;
+    listPublicTags(limit: number): Promise<string[]>;
+    listBylinesWithPosts(authors: readonly string[]): Promise<string[]>;
   };
+  users: { listAuthorLinks(): Promise<AuthorLink[]> };
   pages: { listSitemapPages(afterSlug: string, limit: number): Promise<PageAddress[]> };
   categories: { list(): Promise<{ name: string }[]> };
   media: { fileSizes(paths: readonly string[]): Promise<ReadonlyMap<string, number>> };
@@ -34,7 +43,7 @@ interface FeedSite {
   description: string;
 }
 
-export function createFeedService({ posts, pages, media, categories }: FeedSources) {
+export function createFeedService({ posts, pages, media, categories, users }: FeedSources) {
   const listPages = (afterSlug: string, limit: number) => pages.listSitemapPages(afterSlug, limit);
   /** When each category with public posts last changed, in the writer's order. */
   async function categoryUpdatesInOrder() {
@@ -42,7 +51,37 @@ export function createFeedService({ posts, pages, media, categories }: FeedSourc
     const position = new Map(order.map((category, index) => [category.name, index]));
     return updates.toSorted((a, b) => (position.get(a.category) ?? 0) - (position.get(b.category) ?? 0));
   }
+  async function listAuthorPaths(): Promise<string[]> {
+    const authors = await users.listAuthorLinks();
+    const withPosts = new Set(await posts.listBylinesWithPosts(authors.map((author) => author.name)));
+    return authors.filter((author) => withPosts.has(author.name)).map((author) => authorPath(author.slug));
+  }
+  const listTagPaths = async (limit = SITEMAP_MAX_URLS) => (await posts.listPublicTags(limit)).map(tagPath);
+  async function render(format: FeedFormat, site: FeedSite, items: Post[], scope?: FeedScope) {
+    const fileSizes = await media.fileSizes(items.map((post) => post.coverImage));
+    return {
+      body: renderFeed(format, { site, posts: items, scope, fileSizes }),
+      contentType: feedContentType(format),
+      lastModified: new Date(Math.max(0, ...items.map((post) => Date.parse(post.updatedAt)))),
+    };
+  }
   return {
+    /**
+     * A tag's feed (undefined: no public post has the tag) or an author's (any author has one,
+     * empty until they publish), its newest public posts.
+     */
+    async scopedFeed(format: FeedFormat, site: FeedSite, scope: { tag: string } | { author: AuthorLink }) {
+      if ("tag" in scope) {
+        const items = await posts.listScopedFeedPosts({ tag: scope.tag });
+        const tag = items[0]?.tags.find((name) => name.toLowerCase() === scope.tag.toLowerCase());
+        if (tag === undefined) return undefined;
+        return render(format, site, items, { path: tagPath(tag), title: `#${tag}`, description: `tagged ${tag}` });
+      }
+      const { name, slug } = scope.author;
+      const items = await posts.listScopedFeedPosts({ author: name });
+      return render(format, site, items, { path: authorPath(slug), title: name, description: `by ${name}` });
+    },
+
     /** A feed of the newest published posts, of one category when given, and when it last changed. */
     async feed(format: FeedFormat, site: FeedSite, category?: Pick<CategoryRecord, "name" | "description">) {
       const items = await posts.listFeedPosts(category?.name);
@@ -66,8 +105,21 @@ export function createFeedService({ posts, pages, media, categories }: FeedSourc
      */
     async sitemap(siteUrl: string, file: string): Promise<string | ReadableStream<Uint8Array> | undefined> {
       if (file === "sitemap.xml") {
-        const [count, pageSitemaps] = await Promise.all([posts.countPublishedPosts(), countPageSitemaps(listPages)]);
-        return renderSitemapIndex(siteUrl, count, pageSitemaps);
+        const [count, pageSitemaps, tags, authors] = await Promise.all([
+          posts.countPublishedPosts(),
+          countPageSitemaps(listPages),
+          listTagPaths(1),
+          listAuthorPaths(),
+        ]);
+        const listFiles = [
+          ...(tags.length > 0 ? [TAGS_SITEMAP] : []),
+          ...(authors.length > 0 ? [AUTHORS_SITEMAP] : []),
+        ];
+        return renderSitemapIndex(siteUrl, count, pageSitemaps, listFiles);
+      }
+      if (file === TAGS_SITEMAP || file === AUTHORS_SITEMAP) {
+        const paths = file === TAGS_SITEMAP ? await listTagPaths() : await listAuthorPaths();
+        return paths.length > 0 ? renderPathsSitemap(siteUrl, paths) : undefined;
       }
       const pageSitemap = pageSitemapNumber(file);
       if (pageSitemap !== undefined) {

@@ -80,10 +80,20 @@ export async function readPageSitemap(
   return undefined;
 }
 
-/** The sitemap index: the page sitemaps, then one sitemap per 50,000 published posts. */
-export function renderSitemapIndex(siteUrl: string, publishedPosts: number, pageSitemaps = 1): string {
+/**
+ * The sitemap index: the page sitemaps, the tags' and authors' when they list anything
+ * (`listFiles`, TAGS_SITEMAP and AUTHORS_SITEMAP: an empty urlset breaks the schema), then one
+ * sitemap per 50,000 published posts.
+ */
+export function renderSitemapIndex(
+  siteUrl: string,
+  publishedPosts: number,
+  pageSitemaps = 1,
+  listFiles: readonly string[] = [],
+): string {
   const files: string[] = [];
   for (let page = 1; page <= pageSitemaps; page += 1) files.push(`/sitemaps/${pageSitemapFile(page)}`);
+  for (const file of listFiles) files.push(`/sitemaps/${file}`);
   for (let page = 1; page <= postSitemapCount(publishedPosts); page += 1) files.push(`/sitemaps/posts-${page}.xml`);
   const entries = files.map((file) => `<sitemap><loc>${escapeXml(absoluteUrl(siteUrl, file))}</loc></sitemap>\n`);
   return `${XML_DECLARATION}<sitemapindex xmlns="${SITEMAP_NS}">\n${entries.join("")}</sitemapindex>\n`;
@@ -104,6 +114,17 @@ export function renderPagesSitemap(
     ...pages.map(({ slug, updatedAt }) => urlEntry(absoluteUrl(siteUrl, pagePath(slug)), updatedAt)),
     ...[...updated].map(([category, updatedAt]) => urlEntry(absoluteUrl(siteUrl, categoryPath(category)), updatedAt)),
   ];
+  return `${XML_DECLARATION}<urlset xmlns="${SITEMAP_NS}">\n${entries.join("")}</urlset>\n`;
+}
+
+/** Every tag of a public post, in one file: a blog's tags are far fewer than SITEMAP_MAX_URLS. */
+export const TAGS_SITEMAP = "tags.xml";
+/** Every author with a public post. */
+export const AUTHORS_SITEMAP = "authors.xml";
+
+/** A sitemap of these paths on the site, without `lastmod`: a tag's or an author's page changes with any of its posts. */
+export function renderPathsSitemap(siteUrl: string, paths: readonly string[]): string {
+  const entries = paths.map((path) => urlEntry(absoluteUrl(siteUrl, path)));
   return `${XML_DECLARATION}<urlset xmlns="${SITEMAP_NS}">\n${entries.join("")}</urlset>\n`;
 }
 

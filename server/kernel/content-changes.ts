@@ -12,7 +12,7 @@ export type ContentTag = "lists" | "navigation" | `post:${string}` | `page:${str
  * What a write was to, so a listener may hear one kind only. What a post's write means beyond its
  * pages (an email, the fediverse's sweep) is not told here but by its life (server/posts/service.ts, PostLife).
  */
-export const CONTENT_CHANGE_KINDS = ["post", "comment", "page", "category"] as const;
+export const CONTENT_CHANGE_KINDS = ["post", "comment", "page", "category", "author"] as const;
 export type ContentChangeKind = (typeof CONTENT_CHANGE_KINDS)[number];
 
 export type ContentChangeListener = (tags: ContentTag[], kind: ContentChangeKind) => void;

@@ -25,8 +25,13 @@ export const IMAGE_UPLOAD_PATH = "/admin/media";
 /** Room for the multipart boundaries and headers around the image itself. */
 export const IMAGE_UPLOAD_MAX_BYTES = MEDIA_LIMITS.maxBytes + 64 * 1024;
 
-/** The logo and site icon forms of Settings, with and without JavaScript. */
-export const SITE_IMAGE_UPLOAD_PATHS = ["/admin/settings/images", "/admin/settings/images.data"] as const;
+/** The logo and site icon forms of Settings, and an author's picture (Your account), with and without JavaScript. */
+export const SITE_IMAGE_UPLOAD_PATHS = [
+  "/admin/settings/images",
+  "/admin/settings/images.data",
+  "/admin/account/avatar",
+  "/admin/account/avatar.data",
+] as const;
 /**
  * The Subscribers screen's CSV import, read into memory (at most SUBSCRIBER_CSV_MAX_BYTES): the
  * form's address, and the `.data` address React Router posts the same form to when it runs.

@@ -32,3 +32,8 @@ export async function firstFreeSlug(base: string, isTaken: (slug: string) => Pro
     if (!(await isTaken(candidate))) return candidate;
   }
 }
+
+/** The slug an author's name gives (an author page's address, /author/{slug}) when the writer names none. */
+export function slugFromName(name: string): string {
+  return toSlug(name) || "author";
+}

@@ -15,5 +15,14 @@ export {
 export { createMediaService, describeMedia } from "./service.ts";
 export { loadSharp } from "./sharp.ts";
 export { createSiteIconRoutes } from "./site-icons-http.ts";
-export { LOGO_HEIGHT, LOGO_MAX_WIDTH, makeLogo, makeSiteIcon, SITE_ICON_SIZES, type SiteImage } from "./site-images.ts";
+export {
+  AVATAR_SIZES,
+  LOGO_HEIGHT,
+  LOGO_MAX_WIDTH,
+  makeAvatar,
+  makeLogo,
+  makeSiteIcon,
+  SITE_ICON_SIZES,
+  type SiteImage,
+} from "./site-images.ts";
 export type { MediaFile, MediaStore } from "./store.ts";

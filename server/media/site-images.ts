@@ -35,6 +35,20 @@ async function readable(bytes: Buffer, declaredType: string) {
       });
 }
 
+/** An author's picture, cut square: drawn at 48 and 96 CSS pixels, each twice that for sharp screens. */
+export const AVATAR_SIZES = [96, 192] as const;
+
+/** An author's picture cut to a square from its centre, at every size in AVATAR_SIZES, as PNG. */
+export async function makeAvatar(bytes: Buffer, declaredType: string): Promise<SiteImage> {
+  const resize = await readable(bytes, declaredType);
+  const files: MediaFile[] = [];
+  for (const size of AVATAR_SIZES) {
+    const { data } = await resize({ width: size, height: size, fit: "cover" });
+    files.push({ width: size, height: size, format: "png", bytes: data });
+  }
+  return { hash: sha256Hex(files.at(-1)!.bytes), width: 192, height: 192, files };
+}
+
 /** The icon cut to a square from its centre, at every size in SITE_ICON_SIZES, as PNG. */
 export async function makeSiteIcon(bytes: Buffer, declaredType: string): Promise<SiteImage> {
   const resize = await readable(bytes, declaredType);

@@ -10,7 +10,7 @@ import {
   type PostSaveInput,
 } from "#domain/post.ts";
 import type { Category } from "#domain/categories.ts";
-import { ADMIN_POSTS_PER_PAGE, type Page, POSTS_PER_PAGE } from "#domain/pagination.ts";
+import { ADMIN_POSTS_PER_PAGE, type OpenPage, type Page, POSTS_PER_PAGE } from "#domain/pagination.ts";
 import type { Dialect } from "../kernel/db/connect.ts";
 import type { Database } from "../kernel/db/schema.ts";
 import { DomainError } from "#domain/errors.ts";
@@ -287,6 +287,34 @@ export function createPostService({
 
     async listCategoryPosts(category: Category, page = 1, pageSize = POSTS_PER_PAGE): Promise<Page<PostSummary>> {
       return publicPosts.listPublishedPostsByCategory(db, timestamp(), category, { page, pageSize });
+    },
+
+    /** A page of one tag's public posts (`tag` any case), and the tag as they spell it: undefined, no public post has it. */
+    async listTagPosts(tag: string, page = 1, pageSize = POSTS_PER_PAGE) {
+      return publicPosts.listPublishedPostsByTag(db, timestamp(), tag.toLowerCase(), { page, pageSize });
+    },
+
+    /** A page of the public posts bylined `author` (an author page, docs/decisions/0022). */
+    async listAuthorPosts(author: string, page = 1, pageSize = POSTS_PER_PAGE): Promise<OpenPage<PostSummary>> {
+      return publicPosts.listPublishedPostsByAuthor(db, timestamp(), author, { page, pageSize });
+    },
+
+    /** The newest public posts of a tag or a byline, bodies included: a feed's items. */
+    async listScopedFeedPosts(scope: { tag: string } | { author: string }): Promise<Post[]> {
+      return publicPosts.listNewestPublishedPostsWithContent(db, timestamp(), {
+        limit: FEED_POST_COUNT,
+        ...("tag" in scope ? { tagKey: scope.tag.toLowerCase() } : { author: scope.author }),
+      });
+    },
+
+    /** Every tag of a public post (a sitemap's, at most `limit`). */
+    async listPublicTags(limit: number): Promise<string[]> {
+      return publicPosts.listPublicTags(db, timestamp(), limit);
+    },
+
+    /** Which of these bylines have a public post. */
+    async listBylinesWithPosts(authors: readonly string[]): Promise<string[]> {
+      return publicPosts.listBylinesWithPublicPosts(db, timestamp(), authors);
     },
 
     async summariseCategories() {

@@ -12,7 +12,8 @@ export function pageHref(pathname: string, search: string, page: number, hash = 
 }
 
 interface PaginationProps {
-  page: Pick<Page<unknown>, "page" | "total" | "pageSize">;
+  /** A counted list's place (`total`), or an uncounted one's (`hasNext`: a tag's, an author's). */
+  page: Pick<Page<unknown>, "page" | "pageSize"> & ({ total: number } | { hasNext: boolean });
   /** What the list holds, for the navigation's name: "Posts", "Comments". */
   label: string;
   previousText?: string;
@@ -27,7 +28,8 @@ interface PaginationProps {
  */
 export function Pagination({ page, label, previousText = "Newer", nextText = "Older", hash }: PaginationProps) {
   const { pathname, search } = useLocation();
-  const last = pageCount(page);
+  const counted = "total" in page;
+  const last = counted ? pageCount(page) : page.hasNext ? page.page + 1 : page.page;
   if (last <= 1) return null;
   const previous = page.page > 1 ? pageHref(pathname, search, page.page - 1) : null;
   const next = page.page < last ? pageHref(pathname, search, page.page + 1) : null;
@@ -42,7 +44,9 @@ export function Pagination({ page, label, previousText = "Newer", nextText = "Ol
       ) : (
         <span />
       )}
-      <p className="text-sm text-slate-700 dark:text-slate-300">{`Page ${page.page} of ${last}`}</p>
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        {counted ? `Page ${page.page} of ${last}` : `Page ${page.page}`}
+      </p>
       {next ? (
         <Link to={`${next}${hash ?? ""}`} rel="next" className={buttonStyles.secondary}>
           {nextText}

@@ -1,4 +1,6 @@
+import { Link } from "react-router";
 import { useSite } from "~/lib/use-site";
+import { useAuthorPath } from "~/lib/use-author-links";
 import { formatDate } from "~/lib/format";
 
 interface PostBylineProps {
@@ -11,9 +13,23 @@ interface PostBylineProps {
 
 export function PostByline({ author, createdAt, readingMinutes, className = "" }: PostBylineProps) {
   const { timeZone } = useSite();
+  const authorPath = useAuthorPath(author);
   return (
     <p className={`text-sm text-slate-600 dark:text-slate-400 ${className}`}>
-      <span>By {author}</span>
+      <span>
+        By{" "}
+        {authorPath ? (
+          <Link
+            to={authorPath}
+            rel="author"
+            className="font-medium text-slate-800 underline-offset-4 hover:underline dark:text-slate-200"
+          >
+            {author}
+          </Link>
+        ) : (
+          author
+        )}
+      </span>
       <span aria-hidden="true"> · </span>
       {/* The date and the reading time wrap together, so "N min read" never ends up on a line of its own. */}
       <span className="whitespace-nowrap">

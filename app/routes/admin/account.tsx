@@ -1,6 +1,7 @@
 import Bowser from "bowser";
 import { data, unstable_useRoute as useRoute, useNavigation } from "react-router";
 import { DisplayNamePanel, PasswordPanel, SessionsPanel, TwoFactorPanel } from "~/components/admin/account-panels";
+import { AuthorProfilePanel, AvatarPanel } from "~/components/admin/author-panels";
 import { Notice } from "~/components/admin/panel";
 import { FormError } from "~/components/ui/field";
 import { requireAdmin } from "~/lib/auth.server";
@@ -39,16 +40,18 @@ export const loader = withRouteErrors(
     const user = requireAdmin({ request, context });
     const { services, sessionCookie } = context.get(appContext);
     const token = await sessionCookie.read(request);
-    const [sessions, twoFactor, enrolment] = await Promise.all([
+    const [sessions, twoFactor, enrolment, profile] = await Promise.all([
       services.auth.listSessions(user.id, token),
       services.twoFactor.status(user.id),
       services.twoFactor.pendingEnrolment(user.id),
+      services.users.readProfile(user),
     ]);
     const flash = await takeFlash(request);
     const now = Date.now();
     return data(
       {
         user: { displayName: user.username, email: user.email },
+        author: { slug: profile.slug, bio: profile.bio, avatar: profile.avatar },
         notice: flash.message,
         sessions: sessions.map((session) => ({
           id: session.idHash,
@@ -70,16 +73,18 @@ export const loader = withRouteErrors(
  * this page at the child's address, where its answer is that route's action data.
  */
 export default function Account({ loaderData }: Route.ComponentProps) {
-  const { user, notice, sessions, twoFactor, enrolment } = loaderData;
+  const { user, author, notice, sessions, twoFactor, enrolment } = loaderData;
   const busy = useNavigation().state === "submitting";
   const profile = useRoute("routes/admin/account-profile")?.actionData;
+  const authorProfile = useRoute("routes/admin/account-author")?.actionData;
+  const avatar = useRoute("routes/admin/account-avatar")?.actionData;
   const password = useRoute("routes/admin/account-password")?.actionData;
   const twoFactorResult = useRoute("routes/admin/account-two-factor")?.actionData;
   const sessionsResult = useRoute("routes/admin/account-sessions")?.actionData;
   // The turn-off form shows its own refusal; it is on the page only while two-factor sign-in is.
   const pageError = sessionsResult?.formError ?? (twoFactor.enabled ? undefined : twoFactorResult?.formError);
   // A refusal that follows a notice is not a reload, so the notice is hidden by hand.
-  const answered = profile ?? password ?? twoFactorResult ?? sessionsResult;
+  const answered = profile ?? authorProfile ?? avatar ?? password ?? twoFactorResult ?? sessionsResult;
 
   return (
     <>
@@ -94,6 +99,8 @@ export default function Account({ loaderData }: Route.ComponentProps) {
         <TwoFactorPanel status={twoFactor} enrolment={enrolment} result={twoFactorResult} busy={busy} />
         <SessionsPanel sessions={sessions} busy={busy} />
         <DisplayNamePanel displayName={user.displayName} result={profile} busy={busy} />
+        <AuthorProfilePanel slug={author.slug} bio={author.bio} result={authorProfile} busy={busy} />
+        <AvatarPanel avatar={author.avatar} result={avatar} busy={busy} />
         <PasswordPanel result={password} busy={busy} />
       </div>
     </>

@@ -3,6 +3,7 @@ import { CommentSection } from "~/components/site/comment-section";
 import { ErrorPanel } from "~/components/site/error-panel";
 import { PostCard } from "~/components/site/post-card";
 import { SubscribeForm } from "~/components/site/subscribe-form";
+import { AuthorBox } from "~/components/site/author-box";
 import { ArrowLeftIcon } from "~/components/ui/icons";
 import { buttonStyles } from "~/components/ui/styles";
 import { postTag } from "#server/kernel/content-changes.ts";
@@ -63,8 +64,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // After a comment posted to an old address fails validation, the page answers there with
   // the form's errors; a redirect would lose them.
   if (post.slug !== address && context.get(isVisitContext)) throw redirect(postPath(post.slug), 301);
-  const thread = await answerDomainErrors(context, { messages: loadFailed }, async () =>
-    services.comments.describeThread(post, await pendingCommentsCookie.read(request), commentPage),
+  const [thread, author] = await answerDomainErrors(context, { messages: loadFailed }, async () =>
+    Promise.all([
+      services.comments.describeThread(post, await pendingCommentsCookie.read(request), commentPage),
+      services.users.findAuthorByName(post.author),
+    ]),
   );
   requireExistingPage(thread.comments);
   tagPage([postTag(post.id), ...related.map((relatedPost) => postTag(relatedPost.id))]);
@@ -76,6 +80,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // While email is on, the form offers "Email me when someone replies" (server/comment-emails).
     repliesByEmail: services.commentEmails.open,
     related: related.map(toPostCardData),
+    author,
   };
 }
 
@@ -123,15 +128,16 @@ export const handle = staticPage;
 
 export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, location }) => {
   if (error || !loaderData) return errorMeta(error);
-  return postMeta(loaderData.post, { matches, location });
+  return postMeta(loaderData.post, { matches, location }, loaderData.author);
 });
 
 export default function Post({ loaderData, actionData }: Route.ComponentProps) {
-  const { post, comments, awaitingModeration, commentsOpen, repliesByEmail, related } = loaderData;
+  const { post, comments, awaitingModeration, commentsOpen, repliesByEmail, related, author } = loaderData;
   return (
     <div className="space-y-16">
       <article className="mx-auto max-w-3xl space-y-8">
         <PostArticleBody post={post} />
+        {author ? <AuthorBox author={author} /> : null}
         <nav
           aria-label="More posts"
           className="flex flex-wrap gap-3 border-t border-slate-200 pt-6 dark:border-slate-800"

@@ -1,7 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Role } from "#domain/account.ts";
+import { DomainError } from "#domain/errors.ts";
 import type { Database } from "../../kernel/db/schema.ts";
 import { newId, toIsoString } from "../../kernel/rows.ts";
+import { firstFreeSlug, slugFromName } from "../../kernel/slugs.ts";
+import type { Author, AuthorLink } from "#domain/account.ts";
 
 export interface AdminAccount {
   id: string;
@@ -14,6 +17,11 @@ export interface AdminAccount {
   totpSecret: string | undefined;
   totpEnabled: boolean;
   totpLastStep: number | undefined;
+  /** The author page's address, /author/{slug}. */
+  slug: string;
+  bio: string;
+  /** The hash of the square picture in the media store; empty: none. */
+  avatar: string;
 }
 
 export function normaliseEmail(email: string): string {
@@ -30,6 +38,9 @@ function toAccount(row: {
   totp_secret: string | null;
   totp_enabled_at: Date | string | null;
   totp_last_step: number | null;
+  slug: string;
+  bio: string;
+  avatar: string;
 }): AdminAccount {
   return {
     id: row.id,
@@ -41,7 +52,71 @@ function toAccount(row: {
     totpSecret: row.totp_secret ?? undefined,
     totpEnabled: row.totp_enabled_at !== null,
     totpLastStep: row.totp_last_step === null ? undefined : Number(row.totp_last_step),
+    slug: row.slug,
+    bio: row.bio,
+    avatar: row.avatar,
   };
+}
+
+async function isAuthorSlugTaken(db: Kysely<Database>, slug: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom("admins").select("id").where("slug", "=", slug);
+  if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** The author at /author/{slug}, as readers see them. */
+export async function findAuthorBySlug(db: Kysely<Database>, slug: string): Promise<Author | undefined> {
+  const row = await db
+    .selectFrom("admins")
+    .select(["display_name", "slug", "bio", "avatar"])
+    .where("slug", "=", slug)
+    .executeTakeFirst();
+  return row ? { name: row.display_name, slug: row.slug, bio: row.bio, avatar: row.avatar } : undefined;
+}
+
+/** The author whose name a byline is, if any (the oldest account of that name). */
+export async function findAuthorByName(db: Kysely<Database>, name: string): Promise<Author | undefined> {
+  const row = await db
+    .selectFrom("admins")
+    .select(["display_name", "slug", "bio", "avatar"])
+    .where("display_name", "=", name)
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { name: row.display_name, slug: row.slug, bio: row.bio, avatar: row.avatar } : undefined;
+}
+
+/** Every account's name and page, oldest first: a blog has a handful; `limit` bounds the read all the same. */
+export async function listAuthorLinks(db: Kysely<Database>, limit: number): Promise<AuthorLink[]> {
+  const rows = await db
+    .selectFrom("admins")
+    .select(["display_name", "slug"])
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ name: row.display_name, slug: row.slug }));
+}
+
+/**
+ * The page address and bio an account shows readers. A slug another account has is
+ * refused (SLUG_TAKEN); the unique index keeps two saves at once from both taking it.
+ */
+export async function updateAuthorProfile(
+  db: Kysely<Database>,
+  id: string,
+  profile: { slug: string; bio: string },
+): Promise<void> {
+  if (await isAuthorSlugTaken(db, profile.slug, id)) {
+    throw new DomainError("SLUG_TAKEN", "Another author already uses this address");
+  }
+  await db.updateTable("admins").set({ slug: profile.slug, bio: profile.bio }).where("id", "=", id).execute();
+}
+
+/** The hash of the account's new picture in the media store; empty removes it. */
+export async function updateAvatar(db: Kysely<Database>, id: string, avatar: string): Promise<void> {
+  await db.updateTable("admins").set({ avatar }).where("id", "=", id).execute();
 }
 
 export async function findAdminByEmail(db: Kysely<Database>, email: string): Promise<AdminAccount | undefined> {
@@ -88,6 +163,7 @@ export async function insertAdmin(
   const email = normaliseEmail(fields.email);
   const displayName = fields.displayName ?? (email.split("@")[0] || "User");
   const role: Role = (await adminExists(db)) ? "editor" : "owner";
+  const slug = await firstFreeSlug(slugFromName(displayName), (candidate) => isAuthorSlugTaken(db, candidate));
   await db
     .insertInto("admins")
     .values({
@@ -97,6 +173,7 @@ export async function insertAdmin(
       created_at: fields.createdAt,
       display_name: displayName,
       role,
+      slug,
     })
     .execute();
   return {
@@ -109,6 +186,9 @@ export async function insertAdmin(
     totpSecret: undefined,
     totpEnabled: false,
     totpLastStep: undefined,
+    slug,
+    bio: "",
+    avatar: "",
   };
 }
 

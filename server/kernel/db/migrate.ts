@@ -27,6 +27,7 @@ import { fediverseCreateIdsSchema } from "./migrations/0023-fediverse-create-ids
 import { subscriberImportsSchema } from "./migrations/0024-subscriber-imports.ts";
 import { commentThreadsSchema } from "./migrations/0025-comment-threads.ts";
 import { categoriesSchema } from "./migrations/0026-categories.ts";
+import { authorsSchema } from "./migrations/0027-authors.ts";
 import { commentEmailsSchema } from "./migrations/0028-comment-emails.ts";
 import type { Database } from "./schema.ts";
 
@@ -59,6 +60,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0024-subscriber-imports": subscriberImportsSchema(),
     "0025-comment-threads": commentThreadsSchema(),
     "0026-categories": categoriesSchema(),
+    "0027-authors": authorsSchema(dialect),
     "0028-comment-emails": commentEmailsSchema(),
   };
 }

@@ -105,6 +105,8 @@ export interface PostTagsTable {
   /** Lower-cased, for "posts with tag X" lookups. */
   tag_key: string;
   position: number;
+  /** The post's own `created_at`, copied (migration 0027), so a tag's posts are walked newest first on an index. */
+  created_at: ColumnType<Date | string | null, string, string>;
 }
 
 /** PostgreSQL: a table with a trigram index. SQLite: an FTS5 table with the trigram tokenizer. */
@@ -198,6 +200,12 @@ export interface AdminsTable {
   totp_enabled_at: NullableTimestamp;
   /** The last time step a code was accepted for, so no code works twice. */
   totp_last_step: number | null;
+  /** The author page's address, /author/{slug} (migration 0027): unique, made from the display name. */
+  slug: ColumnType<string, string, string>;
+  /** Shown under the author's posts and on their page; plain text. */
+  bio: ColumnType<string, string | undefined, string>;
+  /** The hash of the author's square picture in the media store (server/media/site-images.ts); empty: none. */
+  avatar: ColumnType<string, string | undefined, string>;
 }
 
 export interface InvitationsTable {

@@ -55,6 +55,7 @@ export const NOT_EXPORTED: Record<string, string> = {
   "admins.totp_secret": "two-factor secrets stay with the blog; turn two-factor sign-in on again after moving",
   "admins.totp_enabled_at": "two-factor sign-in is turned on again after moving",
   "admins.totp_last_step": "two-factor sign-in is turned on again after moving",
+  "admins.avatar": "an author's picture stays in this blog's media store; upload it again after moving",
   email_sends: "this blog's record of the emails it sent; a post is not emailed again from another blog",
   email_deliveries: "one row per recipient of each email sent, with the address: this blog's delivery log, not content",
   subscriber_imports: "how this blog's latest subscriber CSV import went, not content",
@@ -130,7 +131,11 @@ export const EXPORTED_SECTIONS = {
     key: "id",
     columns: ["id", "page_id", "number", "kind", "saved_by", "title", "content", "format", "created_at"],
   }),
-  users: exported({ table: "admins", key: "id", columns: ["id", "email", "display_name", "role", "created_at"] }),
+  users: exported({
+    table: "admins",
+    key: "id",
+    columns: ["id", "email", "display_name", "role", "created_at", "slug", "bio"],
+  }),
   importSources: exported({ table: "import_sources", key: "source_key", columns: ["source_key", "target_id"] }),
   // Each with their state; no token is stored (links are signed: docs/decisions/0014).
   subscribers: exported({

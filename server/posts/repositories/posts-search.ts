@@ -191,7 +191,16 @@ export async function writeTagsAndSearch(db: Db, id: string, fields: SearchedFie
   if (fields.tags.length > 0) {
     await db
       .insertInto("post_tags")
-      .values(fields.tags.map((tag, position) => ({ post_id: id, tag, tag_key: tag.toLowerCase(), position })))
+      .values(
+        fields.tags.map((tag, position) => ({
+          post_id: id,
+          tag,
+          tag_key: tag.toLowerCase(),
+          position,
+          // As the post row holds it, so a tag's order is the post list's order.
+          created_at: fields.createdAt instanceof Date ? fields.createdAt.toISOString() : fields.createdAt,
+        })),
+      )
       .execute();
   }
   await deleteSearchRow(db, id);

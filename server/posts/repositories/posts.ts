@@ -159,7 +159,13 @@ export async function insertPosts(db: Db, drafts: readonly NewPost[]): Promise<s
         .values(batch.map((post) => ({ ...toRow(post), search_key: keys.get(post.id) ?? null }) as PostRow))
         .execute();
       const tags = batch.flatMap((post) =>
-        post.tags.map((tag, position) => ({ post_id: post.id, tag, tag_key: tag.toLowerCase(), position })),
+        post.tags.map((tag, position) => ({
+          post_id: post.id,
+          tag,
+          tag_key: tag.toLowerCase(),
+          position,
+          created_at: post.createdAt,
+        })),
       );
       for (const tagBatch of chunk(tags, INSERT_BATCH_ROWS))
         await trx.insertInto("post_tags").values(tagBatch).execute();
