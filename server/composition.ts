@@ -36,6 +36,8 @@ import { createNavigationService, createSiteSettingsService, defaultSiteSettings
 import { createPageService } from "./pages/index.ts";
 import { createPostService, type PostLife } from "./posts/index.ts";
 import { createRateLimiter } from "./kernel/rate-limit.ts";
+import { createAppsService, createGhostAdmin, createGhostContent } from "./apps/index.ts";
+import { logoImage, SITE_ICON_PATHS } from "#domain/site-look.ts";
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -169,7 +171,25 @@ export function createServices({
   const pages = createPageService({ db, now, audit, changes });
   const posts = createPostService({ db, dialect, now, audit, changes, life: postLife, emailOn });
   const media = createMediaService({ db, store, now });
+  // Writing apps and headless sites: keys acting as their account, Ghost's APIs over the services above.
+  const appKeys = createAppsService({ db, now, audit, rateLimiter, serverSecret: sessionSecret });
+  const readSiteForApps = async () => {
+    const site = await siteSettings.current();
+    return {
+      title: site.title,
+      description: site.description,
+      logo: logoImage(site.logo)?.src ?? "",
+      siteIcon: site.siteIcon ? SITE_ICON_PATHS.manifestLarge.path : "",
+      timeZone: site.timeZone,
+    };
+  };
+  const apps = {
+    keys: appKeys,
+    admin: createGhostAdmin({ db, now, apps: appKeys, posts, media, siteUrl, readSite: readSiteForApps }),
+    content: createGhostContent({ db, now, posts, siteUrl, readSite: readSiteForApps }),
+  };
   return {
+    apps,
     settings,
     changes,
     posts,

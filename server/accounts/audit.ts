@@ -33,7 +33,10 @@ export type AuditAction =
   | "page-published"
   | "page-unpublished"
   | "page-deleted"
-  | "navigation-changed";
+  | "navigation-changed"
+  | "app-key-created"
+  | "app-key-revoked"
+  | "app-write";
 
 export function createAuditLog({ db, now }: { db: Kysely<Database>; now: () => Date }) {
   return {

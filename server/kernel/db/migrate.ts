@@ -27,6 +27,7 @@ import { fediverseCreateIdsSchema } from "./migrations/0023-fediverse-create-ids
 import { subscriberImportsSchema } from "./migrations/0024-subscriber-imports.ts";
 import { commentThreadsSchema } from "./migrations/0025-comment-threads.ts";
 import { commentEmailsSchema } from "./migrations/0028-comment-emails.ts";
+import { appKeysSchema } from "./migrations/0030-app-keys.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -58,6 +59,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0024-subscriber-imports": subscriberImportsSchema(),
     "0025-comment-threads": commentThreadsSchema(),
     "0028-comment-emails": commentEmailsSchema(),
+    "0030-app-keys": appKeysSchema(),
   };
 }
 
