@@ -71,8 +71,10 @@ const answerFailures: ErrorRequestHandler = (error: unknown, req, res, next) => 
   if (bodyProblem === "entity.too.large") {
     return sendError(res, 413, `Requests may be at most ${MAX_REQUEST_BODY_BYTES / 1024 / 1024} MB`);
   }
-  if (typeof status === "number" && status >= 400 && status < 500)
-    return sendError(res, 400, "The request body is not valid JSON");
+  if (bodyProblem === "entity.parse.failed") return sendError(res, 400, "The request body is not valid JSON");
+  if (typeof bodyProblem === "string" && bodyProblem.startsWith("encoding.")) {
+    return sendError(res, 415, "The request body's encoding is not supported");
+  }
   req.log?.error({ err: error }, "a Ghost API request failed");
   sendError(res, 500, "Something went wrong", { type: "InternalServerError" });
 };
