@@ -30,6 +30,8 @@ const KEY_LIST_MAX = 200;
 export const APP_KEY_RATE = { maxHits: 240, windowMs: 60_000 };
 /** Refused credentials one network may send in ten minutes, so guessing keys is slow. */
 export const APP_KEY_FAILURE_RATE = { maxHits: 30, windowMs: 10 * 60_000 };
+/** Keys one account may make an hour: enough to set up every app, too few to mint keys in bulk. */
+export const APP_KEY_CREATE_RATE = { maxHits: 20, windowMs: 60 * 60_000 };
 /** A key's last use is written at most this often: a busy app costs a read per request, not a write. */
 const LAST_USE_EVERY_MS = 60_000;
 
@@ -73,6 +75,7 @@ export function createAppsService({ db, now, audit, rateLimiter, serverSecret }:
   return {
     /** A new key acting as `holder`; its credentials are returned this once and kept only hashed or sealed. */
     async createKey(holder: KeyHolder, input: AppKeyInput): Promise<NewAppKey> {
+      await rateLimiter.consume(`app-key-create:${holder.id}`, APP_KEY_CREATE_RATE);
       if (await appKeys.isLiveNameTaken(db, input.name)) {
         throw new DomainError("APP_KEY_NAME_TAKEN", "Another app already has this name");
       }
