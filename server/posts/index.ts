@@ -6,5 +6,12 @@ export { escapeLikePattern, loadTags, postFieldsFromRow, selectPostsAtAddress } 
 export { countPosts, findPostById, insertPosts, isSlugTaken, type NewPost } from "./repositories/posts.ts";
 export * as previewTokensRepository from "./repositories/preview-tokens.ts";
 export { deletePreviewTokens, PAGE_PREVIEWS } from "./repositories/preview-tokens.ts";
-export { createPostService, type PostLife, type PostService, type SaveWork, toPostDraft, type Writer } from "./service.ts";
+export {
+  createPostService,
+  type PostLife,
+  type PostService,
+  type SaveWork,
+  toPostDraft,
+  type Writer,
+} from "./service.ts";
 export { createWritersDesk } from "./writers-desk.ts";
