@@ -1,6 +1,7 @@
 // Ghost's Content API here: what a headless front end reads, the public's view only (the
 // publishing rule, through the posts repository), a page at a time.
 import type { Kysely } from "kysely";
+import type { Category } from "#domain/categories.ts";
 import { absoluteUrl, pagePath } from "#domain/site-urls.ts";
 import type { Database } from "../kernel/db/schema.ts";
 import { publicSummariesInOrder, type PostService } from "../posts/index.ts";
@@ -101,6 +102,13 @@ export function parseFilter(filter: string | undefined): ghostRows.PublicPostFil
   return result;
 }
 
+/** The one category a filter asks for, when that is all it asks. */
+function onlyCategory(filter: ghostRows.PublicPostFilter): string | undefined {
+  const [only, ...others] = Object.keys(filter);
+  if (only !== "tags" || others.length > 0 || filter.tags?.categories.length !== 1) return undefined;
+  return filter.tags.categories[0];
+}
+
 export interface GhostContentDeps {
   db: Kysely<Database>;
   now: () => Date;
@@ -152,12 +160,25 @@ export function createGhostContent({ db, now, posts, siteUrl, readSite }: GhostC
       if (!/^published_at( (asc|desc))?$/.test(order))
         throw new GhostBadRequestError("order supports published_at asc or desc");
       const filter = parseFilter(query.filter);
+      const oldestFirst = order.endsWith("asc");
+      const category = onlyCategory(filter);
+      if (category !== undefined && !oldestFirst) {
+        // The category's own page: its list index and the published-posts counter, O(page).
+        const listed = await posts.listCategoryPosts(category as Category, page, limit);
+        return {
+          posts: await present(
+            listed.items.map((post) => post.id),
+            query,
+          ),
+          meta: { pagination: pagination(page, limit, listed.total) },
+        };
+      }
       const unfiltered = Object.keys(filter).length === 0;
       const [found, counted] = await Promise.all([
         ghostRows.listPublicPostIds(db, now().toISOString(), filter, {
           limit,
           offset,
-          oldestFirst: order.endsWith("asc"),
+          oldestFirst,
           count: !unfiltered,
         }),
         unfiltered ? posts.countPublishedPosts() : undefined,

@@ -18,7 +18,7 @@ export interface TimeComparison {
 
 /** The filters the Content API understands, all of them to hold at once. */
 export interface PublicPostFilter {
-  /** Tag keys (lower-cased names) or categories, any of which the post has. */
+  /** Categories the post is filed under, or else tag keys (lower-cased names) it carries, any of them. */
   tags?: { keys: string[]; categories: string[] };
   /** Names of authors, lower-cased, any of which wrote the post. */
   authors?: string[];
@@ -41,18 +41,18 @@ function filtered(db: Db, now: string, filter: PublicPostFilter) {
     query = query.where((eb) => eb(eb.fn("lower", ["posts.author"]), "in", names));
   }
   const { tags } = filter;
-  if (tags) {
+  // A category's slug names the category (each post's primary tag), read on its list index; any
+  // other slug a tag, through post_tags' index. One or the other: an OR of both reads every post.
+  if (tags && tags.categories.length > 0) query = query.where("posts.category", "in", tags.categories);
+  else if (tags) {
     query = query.where((eb) =>
-      eb.or([
-        ...(tags.categories.length ? [eb("posts.category", "in", tags.categories)] : []),
-        eb.exists(
-          eb
-            .selectFrom("post_tags")
-            .select("post_tags.post_id")
-            .whereRef("post_tags.post_id", "=", "posts.id")
-            .where("post_tags.tag_key", "in", tags.keys.length ? tags.keys : [""]),
-        ),
-      ]),
+      eb.exists(
+        eb
+          .selectFrom("post_tags")
+          .select("post_tags.post_id")
+          .whereRef("post_tags.post_id", "=", "posts.id")
+          .where("post_tags.tag_key", "in", tags.keys.length ? tags.keys : [""]),
+      ),
     );
   }
   for (const { op, at } of filter.publishedAt ?? []) query = query.where(publishedAt, op, at);
