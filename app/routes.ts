@@ -63,6 +63,10 @@ export default [
       ]),
       route("settings", "routes/admin/settings.tsx", [route("images", "routes/admin/settings-images.tsx")]),
       route("settings/activity", "routes/admin/activity.tsx"),
+      route("settings/apps", "routes/admin/apps.tsx", [
+        route("create", "routes/admin/apps-create.tsx"),
+        route("revoke", "routes/admin/apps-revoke.tsx"),
+      ]),
       route("account", "routes/admin/account.tsx", [
         route("profile", "routes/admin/account-profile.tsx"),
         route("author", "routes/admin/account-author.tsx"),

@@ -26,7 +26,8 @@ import {
   PAGE_OPTIONS,
   refuseUnknownImportCategories,
 } from "#domain/portability.ts";
-import { parseConfig, resolveCommentIpSalt } from "../server/kernel/config.ts";
+import { parseConfig, resolveCommentIpSalt, resolveSessionSecret } from "../server/kernel/config.ts";
+import { appKeySchema } from "#domain/apps.ts";
 import { openDatabase } from "../server/kernel/db/connect.ts";
 import { migrateToLatest } from "../server/kernel/db/migrate.ts";
 import { RestoreError, restoreSqlite } from "../server/kernel/db/restore.ts";
@@ -51,6 +52,12 @@ Commands:
   restore <backup>                 replace the SQLite database with <backup> (the blog must be stopped)
   export <file>                    write every post, page, comment, setting and user (no passwords) as JSON;
                                    a <file> ending in .zip also holds every uploaded image
+  apps create --name <name> --scope drafts|publish [--email <address>]
+                                   a key for a writing app or a headless site, acting as the owner
+                                   (or the account with --email); prints its Admin API key, Content
+                                   API key and token once, one per line
+  apps list                        the live app keys, their scope and last use
+  apps revoke <name>               revoke an app key: refused from its next request on
   import <file>                    read an Inkwell export (.json, or .zip with images), a Ghost (JSON)
                                    or a WordPress (WXR) export
       --category-map <map.json>    {"their category or tag": "one of ours"}
@@ -103,6 +110,8 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: {
       email: { type: "string" },
+      name: { type: "string" },
+      scope: { type: "string" },
       posts: { type: "string" },
       "category-map": { type: "string" },
       "default-category": { type: "string" },
@@ -153,6 +162,8 @@ async function main(): Promise<void> {
       db: handle.db,
       dialect: handle.dialect,
       commentIpSalt: resolveCommentIpSalt(config),
+      // The app servers' own secret: app keys made here are sealed under it (server/apps/README.md).
+      sessionSecret: resolveSessionSecret(config),
     });
     const email = () => {
       const parsed = emailSchema.safeParse(values.email);
@@ -241,6 +252,10 @@ async function main(): Promise<void> {
         console.log(`Exported to ${file}`);
         break;
       }
+      case "apps": {
+        await runAppsCommand(services, rest, values);
+        break;
+      }
       case "import": {
         const source = rest[0] ?? fail("import needs a file: npm run blog -- import ghost-export.json");
         if (!existsSync(source)) fail(`${source} does not exist.`);
@@ -267,6 +282,43 @@ async function main(): Promise<void> {
     }
   } finally {
     await handle.close();
+  }
+}
+
+/** `apps create|list|revoke`: the Settings → Apps screen from the shell. */
+async function runAppsCommand(
+  services: ReturnType<typeof createServices>,
+  [action, ...names]: string[],
+  values: { name?: string; scope?: string; email?: string },
+): Promise<void> {
+  const { keys } = services.apps;
+  try {
+    const holder = await keys.findHolder(values.email);
+    if (action === "create") {
+      const parsed = appKeySchema.safeParse({ name: values.name ?? "", scope: values.scope ?? "" });
+      if (!parsed.success)
+        fail(`apps create: ${parsed.error.issues[0]?.message ?? "invalid"} (--name <name> --scope drafts|publish)`);
+      const created = await keys.createKey(holder, parsed.data);
+      console.log(`admin-key: ${created.adminKey}`);
+      console.log(`content-key: ${created.contentKey}`);
+      console.log(`token: ${created.token}`);
+    } else if (action === "list") {
+      const listed = await keys.listKeys(holder);
+      if (listed.length === 0) console.log("No app keys.");
+      for (const key of listed) {
+        const used = key.lastUsedAt ? `last used ${key.lastUsedAt} from ${key.lastUsedAddress ?? "?"}` : "never used";
+        console.log(`${key.name}  ${key.scope}  as ${key.userName}  ${used}`);
+      }
+    } else if (action === "revoke") {
+      const name =
+        names.join(" ") || values.name || fail("apps revoke needs the app's name: npm run blog -- apps revoke NAME");
+      console.log(`Revoked ${await keys.revokeKey(holder, { name })}.`);
+    } else {
+      fail(`apps needs "create", "list" or "revoke".\n\n${USAGE}`);
+    }
+  } catch (error) {
+    if (error instanceof DomainError) fail(error.message);
+    throw error;
   }
 }
 

@@ -37,6 +37,8 @@ import { createPageService } from "./pages/index.ts";
 import { createDemoService } from "./demo/index.ts";
 import { createCategoryService, createPostService, type PostLife } from "./posts/index.ts";
 import { createRateLimiter } from "./kernel/rate-limit.ts";
+import { createAppsService, createGhostAdmin, createGhostContent } from "./apps/index.ts";
+import { logoImage, SITE_ICON_PATHS } from "#domain/site-look.ts";
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -172,7 +174,25 @@ export function createServices({
   const categories = createCategoryService({ db, audit, changes });
   const media = createMediaService({ db, store, now });
   const users = createUserService({ db, now, audit, passwordCost, store, changes });
+  // Writing apps and headless sites: keys acting as their account, Ghost's APIs over the services above.
+  const appKeys = createAppsService({ db, now, audit, rateLimiter, serverSecret: sessionSecret });
+  const readSiteForApps = async () => {
+    const site = await siteSettings.current();
+    return {
+      title: site.title,
+      description: site.description,
+      logo: logoImage(site.logo)?.src ?? "",
+      siteIcon: site.siteIcon ? SITE_ICON_PATHS.manifestLarge.path : "",
+      timeZone: site.timeZone,
+    };
+  };
+  const apps = {
+    keys: appKeys,
+    admin: createGhostAdmin({ db, now, apps: appKeys, posts, media, siteUrl, readSite: readSiteForApps }),
+    content: createGhostContent({ db, now, posts, siteUrl, readSite: readSiteForApps }),
+  };
   return {
+    apps,
     settings,
     changes,
     posts,

@@ -6,6 +6,7 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { Config } from "./kernel/config.ts";
 import { type BlogFederation, serveFederation } from "./fediverse/index.ts";
 import { countFeedFetches, createBeaconRoute } from "./analytics/index.ts";
+import { createGhostApiRoutes, GHOST_API_PATHS } from "./apps/index.ts";
 import { limitRequestBodies, MAX_REQUEST_BODY_BYTES, UPLOAD_BODY_LIMITS } from "./kernel/http-body-limits.ts";
 import { answerUnexpectedFailures, logRequests } from "./kernel/http-logging.ts";
 import { expirePagesAtNextScheduledPost, serveCachedPages } from "./http-page-cache.ts";
@@ -69,8 +70,11 @@ export function createHttpApp(options: HttpAppOptions) {
   app.use(sendSecurityHeaders({ siteUrl: config.siteUrl, isDev }));
   app.use(denyBrowserFeatures());
   app.use(compression());
-  app.use(refuseOtherMethods());
+  app.use(refuseOtherMethods(GHOST_API_PATHS));
   app.use(requireWellFormedUrls(trustProxy));
+  // Apps send JSON, PUT and DELETE with no Origin: their APIs come before the site's own checks,
+  // each request authenticated by an app key (server/apps/README.md).
+  app.use(createGhostApiRoutes(services.apps));
   // Ahead of the static files and the page cache, which a beacon never needs; it checks its origin itself.
   app.use(createBeaconRoute({ analytics: services.analytics, sessionSecret, siteUrl: config.siteUrl }));
 

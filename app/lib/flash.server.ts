@@ -36,6 +36,7 @@ const FLASH_MESSAGES = {
   "follower-approved": "Follow request approved.",
   "follower-rejected": "Follow request rejected.",
   "follower-removed": "Follower removed.",
+  "app-key-revoked": "App key revoked. The app is refused from its next request.",
 } as const;
 
 export type FlashKey = keyof typeof FLASH_MESSAGES;

@@ -1,7 +1,7 @@
 import { href, type MiddlewareFunction } from "react-router";
 import { MEDIA_LIMITS, MEDIA_TOO_LARGE_MESSAGE } from "#domain/media.ts";
 import { appContext, userContext } from "#server/request-context.ts";
-import { readMultipart } from "./multipart.server";
+import { readMultipart } from "#server/media/index.ts";
 import { answerDomainErrors, type DomainFailure } from "./route-errors.server";
 
 /** The editor's upload script and the media library share the library's address. */

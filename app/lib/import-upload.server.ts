@@ -16,7 +16,7 @@ import { appContext } from "#server/request-context.ts";
 import { isZip } from "#server/portability/index.ts";
 import { requireOwner } from "./auth.server";
 import { formFailure, UNREADABLE_FORM_MESSAGE } from "./forms.server";
-import { readMultipart } from "./multipart.server";
+import { readMultipart } from "#server/media/index.ts";
 import { answerDomainErrors, type DomainFailure } from "./route-errors.server";
 
 const IMPORT_FAILED_MESSAGES = {

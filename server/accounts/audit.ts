@@ -34,7 +34,10 @@ export type AuditAction =
   | "page-unpublished"
   | "page-deleted"
   | "navigation-changed"
-  | "categories-changed";
+  | "categories-changed"
+  | "app-key-created"
+  | "app-key-revoked"
+  | "app-write";
 
 export function createAuditLog({ db, now }: { db: Kysely<Database>; now: () => Date }) {
   return {

@@ -22,12 +22,15 @@ function hostOf(url: string | undefined): string | undefined {
   }
 }
 
-/** A method outside ALLOWED_METHODS never reaches React Router, which would treat PUT or DELETE as an action. */
-export function refuseOtherMethods(): RequestHandler {
+/**
+ * A method outside ALLOWED_METHODS never reaches React Router, which would treat PUT or DELETE as an action.
+ * `apiPrefixes`: the APIs Express answers itself that speak other methods (Ghost's Admin API edits with PUT).
+ */
+export function refuseOtherMethods(apiPrefixes: readonly string[] = []): RequestHandler {
   const allowed = new Set<string>(ALLOWED_METHODS);
   const allowHeader = ALLOWED_METHODS.join(", ");
   return (req, res, next) => {
-    if (allowed.has(req.method)) return next();
+    if (allowed.has(req.method) || apiPrefixes.some((prefix) => req.path.startsWith(prefix))) return next();
     res
       .status(405)
       .set("Allow", allowHeader)

@@ -1,5 +1,6 @@
 // The media capability's public face (README.md): all that other capabilities, the composition root, app/ and cli/ import from it.
 export { createMediaFileRoutes } from "./http.ts";
+export { type Multipart, type MultipartLimits, readMultipart, type ReceivedFile } from "./multipart.ts";
 export { sha256Hex } from "./process.ts";
 export { createDatabaseMediaStore } from "./repositories/media-store.ts";
 export * as mediaRepository from "./repositories/media.ts";
@@ -12,7 +13,7 @@ export {
   replaceMediaUses,
   replaceMediaUsesIn,
 } from "./repositories/media.ts";
-export { createMediaService, describeMedia } from "./service.ts";
+export { createMediaService, describeMedia, type MediaService } from "./service.ts";
 export { loadSharp } from "./sharp.ts";
 export { createSiteIconRoutes } from "./site-icons-http.ts";
 export {

@@ -1,7 +1,7 @@
 // The posts capability's public face (README.md): all that other capabilities, the composition root, app/ and cli/ import from it.
 export * as postRevisionsRepository from "./repositories/post-revisions.ts";
 export { PAGE_REVISIONS, recordRevisionIn } from "./repositories/post-revisions.ts";
-export { selectPublicPosts } from "./repositories/posts-public.ts";
+export { publicSummariesInOrder, selectPublicPosts } from "./repositories/posts-public.ts";
 export { escapeLikePattern, loadTags, postFieldsFromRow, selectPostsAtAddress } from "./repositories/posts-rows.ts";
 export { countPosts, findPostById, insertPosts, isSlugTaken, type NewPost } from "./repositories/posts.ts";
 export * as previewTokensRepository from "./repositories/preview-tokens.ts";

@@ -6,6 +6,9 @@ import { promisify } from "node:util";
 import SqliteDatabase from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, testDialects } from "../support/databases.ts";
+import { parseConfig } from "../../server/kernel/config.ts";
+import { openDatabase } from "../../server/kernel/db/connect.ts";
+import { createServices } from "../../server/composition.ts";
 
 const run = promisify(execFile);
 
@@ -158,6 +161,47 @@ describe("the blog CLI on SQLite", { timeout: 90_000 }, () => {
       ADMIN_PASSWORD: "whatever long",
     });
     expect(unknown.stderr).toContain("No admin has the email who@example.com.");
+  });
+
+  // Seven commands, each a Node process loading the whole server.
+  it("makes an app key the servers accept, lists it and revokes it by name", { timeout: 240_000 }, async () => {
+    await blog(["create-admin", "--email", "owner@example.com"], { ...env, ADMIN_PASSWORD: "a sturdy password" });
+    const created = await blog(["apps", "create", "--name", "iA Writer", "--scope", "drafts"], env);
+    expect(created.code).toBe(0);
+    const lines = created.stdout.trim().split("\n");
+    expect(lines).toEqual([
+      expect.stringMatching(/^admin-key: [0-9a-f]{24}:[0-9a-f]{64}$/),
+      expect.stringMatching(/^content-key: [0-9a-f]{26}$/),
+      expect.stringMatching(/^token: [A-Za-z0-9_-]{43}$/),
+    ]);
+
+    // An app server of this blog (its secret is the one the CLI read from the data directory) takes the key.
+    const handle = await openDatabase(parseConfig({ DATABASE_URL: env.DATABASE_URL! }).database);
+    try {
+      const services = createServices({
+        db: handle.db,
+        dialect: handle.dialect,
+        commentIpSalt: "cli test salt",
+        sessionSecret: readFileSync(path.join(directory, "session-secret"), "utf8").trim(),
+      });
+      const contentKey = lines[1]!.slice("content-key: ".length);
+      const caller = await services.apps.keys.authenticateContent(contentKey, "127.0.0.1");
+      expect(caller).toMatchObject({ keyName: "iA Writer", scope: "drafts" });
+    } finally {
+      await handle.close();
+    }
+
+    expect((await blog(["apps", "list"], env)).stdout).toMatch(
+      /^iA Writer {2}drafts {2}as owner {2}last used .* from 127\.0\.0\.0\/24$/m,
+    );
+    const badScope = await blog(["apps", "create", "--name", "Other", "--scope", "everything"], env);
+    expect(badScope.code).toBe(1);
+    expect(badScope.stderr).toContain("Choose what the app may do");
+    expect((await blog(["apps", "revoke", "iA", "Writer"], env)).stdout).toContain("Revoked iA Writer.");
+    const again = await blog(["apps", "revoke", "iA Writer"], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("No such app key");
+    expect((await blog(["apps", "list"], env)).stdout).toContain("No app keys.");
   });
 
   it("refuses short passwords, missing emails and unknown commands with a clear message", async () => {

@@ -12,6 +12,7 @@ export const ADMIN_SECTIONS = [
   { to: "/admin/users", label: "Users", end: true, ownerOnly: true },
   { to: "/admin/navigation", label: "Navigation", end: true, ownerOnly: true },
   { to: "/admin/settings", label: "Settings", end: false, ownerOnly: true },
+  { to: "/admin/settings/apps", label: "Apps", end: true, ownerOnly: false },
   { to: "/admin/tools", label: "Tools", end: true, ownerOnly: true },
   { to: "/admin/account", label: "Your account", end: true, ownerOnly: false },
 ] as const;

@@ -1,7 +1,7 @@
 import { requireAdmin } from "~/lib/auth.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { formFailure, perform } from "~/lib/forms.server";
-import { readMultipart } from "~/lib/multipart.server";
+import { readMultipart } from "#server/media/index.ts";
 import { formText } from "#domain/forms.ts";
 import { MEDIA_LIMITS, MEDIA_TOO_LARGE_MESSAGE } from "#domain/media.ts";
 import { appContext } from "#server/request-context.ts";

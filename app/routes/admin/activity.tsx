@@ -28,6 +28,9 @@ const ACTION_LABELS: Record<string, string> = {
   "page-deleted": "Deleted the page",
   "navigation-changed": "Changed the menus",
   "categories-changed": "Changed the categories",
+  "app-key-created": "Created the app key",
+  "app-key-revoked": "Revoked the app key",
+  "app-write": "Through an app:",
 };
 
 /** "2026-03-05T10:00:00.000Z~abc": where the next page starts (keyset pagination). */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { data, redirect } from "react-router";
 import { requireOwner } from "~/lib/auth.server";
 import { formFailure, perform, UNREADABLE_FORM_MESSAGE } from "~/lib/forms.server";
-import { readMultipart } from "~/lib/multipart.server";
+import { readMultipart } from "#server/media/index.ts";
 import type { RouteErrorData } from "~/lib/route-errors.server";
 import { validateForm } from "#domain/forms.ts";
 import {

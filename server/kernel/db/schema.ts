@@ -258,6 +258,28 @@ export interface RateLimitsTable {
   blocked_until: NullableTimestamp;
 }
 
+/** A writing app's or headless site's key (migration 0030, docs/decisions/0027-app-keys.md). */
+export interface AppKeysTable {
+  /** The Ghost Admin API key's id: 24 hex digits, the JWT's `kid`. */
+  id: string;
+  name: string;
+  /** The account the key acts as. */
+  user_id: string;
+  /** 'drafts' or 'publish'. */
+  scope: string;
+  /** The Admin API secret, AES-256-GCM under a key derived from the server's secret. */
+  admin_secret: string;
+  /** SHA-256 of the Content API key. */
+  content_key_hash: string;
+  /** SHA-256 of the bearer token. */
+  token_hash: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  /** The network part only: an IPv4 /24 or an IPv6 /48. */
+  last_used_address: string | null;
+}
+
 export interface SetupTokensTable {
   /** SHA-256 of the link's token: the database never holds a usable link. */
   token_hash: string;
@@ -624,4 +646,5 @@ export interface Database {
   page_revisions: PageRevisionsTable;
   page_preview_tokens: PagePreviewTokensTable;
   page_media_uses: PageMediaUsesTable;
+  app_keys: AppKeysTable;
 }
