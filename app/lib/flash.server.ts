@@ -36,6 +36,7 @@ const FLASH_MESSAGES = {
   "follower-approved": "Follow request approved.",
   "follower-rejected": "Follow request rejected.",
   "follower-removed": "Follower removed.",
+  "reply-published": "Reply published under the comment on the post.",
 } as const;
 
 export type FlashKey = keyof typeof FLASH_MESSAGES;

@@ -29,6 +29,7 @@ import { commentThreadsSchema } from "./migrations/0025-comment-threads.ts";
 import { categoriesSchema } from "./migrations/0026-categories.ts";
 import { authorsSchema } from "./migrations/0027-authors.ts";
 import { commentEmailsSchema } from "./migrations/0028-comment-emails.ts";
+import { commentThreadStartersSchema } from "./migrations/0034-comment-thread-starters.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -62,6 +63,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0026-categories": categoriesSchema(),
     "0027-authors": authorsSchema(dialect),
     "0028-comment-emails": commentEmailsSchema(),
+    "0034-comment-thread-starters": commentThreadStartersSchema(),
   };
 }
 
