@@ -51,7 +51,9 @@ test("the writer replies from the Comments screen; the reply shows its thread th
   await question.getByLabel(`Your reply to ${author}`).fill(answer);
   await question.getByRole("button", { name: "Publish reply" }).click();
 
-  await expect(page.getByRole("status")).toHaveText("Reply published under the comment on the post.");
+  await expect(page.getByRole("status").filter({ hasText: "Reply published" })).toHaveText(
+    "Reply published under the comment on the post.",
+  );
   const reply = row(page, answer);
   await expect(reply).toContainText(`In reply to ${author}`);
   await expect(reply.getByText("Author", { exact: true })).toBeVisible();
@@ -68,7 +70,7 @@ test("marking a comment as spam hides its thread on the post, and the screen say
   await question.getByText(`Reply to ${author}`, { exact: true }).click();
   await question.getByLabel(`Your reply to ${author}`).fill(`An answer ${suffix}`);
   await question.getByRole("button", { name: "Publish reply" }).click();
-  await expect(page.getByRole("status")).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Reply published" })).toBeVisible();
 
   await rowBy(page, author)
     .getByRole("button", { name: `Mark as spam the comment by ${author}` })
@@ -91,7 +93,9 @@ test.describe("without JavaScript", () => {
     await held.getByRole("button", { name: `Approve and reply` }).click();
 
     await expect(page).toHaveURL(new RegExp(`/admin/comments\\?status=pending&q=${suffix}$`));
-    await expect(page.getByRole("status")).toHaveText("Reply published under the comment on the post.");
+    await expect(page.getByRole("status").filter({ hasText: "Reply published" })).toHaveText(
+      "Reply published under the comment on the post.",
+    );
     await expect(page.getByText("No pending comments match your search.")).toBeVisible();
     await page.goto(`/blog/${post.id}`);
     const thread = page.getByRole("list", { name: "Comments, newest first" }).locator(":scope > li");
