@@ -1,4 +1,5 @@
 import { defineForm, formText } from "./forms.ts";
+import type { Page } from "./pagination.ts";
 import { z } from "./zod.ts";
 
 export const COMMENT_AUTHOR_MAX = 80;
@@ -38,7 +39,19 @@ export interface Comment {
   createdAt: string;
   /** Present on a reply from the fediverse: its author's handle ("@alice@example.social") and profile. */
   remoteAuthor?: RemoteAuthor;
+  /** Present on a reply: the top-level comment it answers (one level of threads, docs/decisions/0023). */
+  parentId?: string;
+  /** Present when a signed-in writer of the blog wrote it: shown with an "Author" badge. */
+  byAuthor?: true;
 }
+
+/** A top-level comment with its approved replies, oldest first: what a post page shows. */
+export interface CommentThread extends Comment {
+  replies: Comment[];
+}
+
+/** A page of a post's threads (`total` counts threads, as pages do) and how many comments readers see in all. */
+export type CommentThreadPage = Page<CommentThread> & { commentCount: number };
 
 export interface RemoteAuthor {
   handle: string;
@@ -57,6 +70,30 @@ export const commentForm = defineForm({
 
 export type CommentField = (typeof commentForm.fields)[number];
 
+/**
+ * A signed-in writer's comment or reply: their display name is the author, so only the text
+ * is asked for. The post page and the Comments screen's Reply both send it.
+ */
+export const writerCommentForm = defineForm({
+  fields: ["content"],
+  read: (formData: FormData) => ({ content: formText(formData, "content") }),
+  schema: commentSchema.pick({ content: true }),
+});
+
+export type WriterCommentField = (typeof writerCommentForm.fields)[number];
+
+/** The comment form's hidden field naming the comment a reply answers (any comment: a reply's reply joins its thread). */
+export const REPLY_TO_FIELD = "replyTo";
+
+/** The Comments screen's Reply form names itself by this `intent`, beside the moderation actions. */
+export const MODERATOR_REPLY_INTENT = "reply";
+
+/** The comment form's anchor: "Reply" links open it there, and a refused comment comes back to it. */
+export const COMMENT_FORM_ANCHOR = "comment-form";
+
+/** Refusal of a reply to a comment that is not (or no longer) shown. */
+export const REPLY_PARENT_GONE_MESSAGE = "The comment you are replying to is no longer available";
+
 /** The comment form's trap field: people never see it, bots that fill every field do (server/comments/policy.ts). */
 export const HONEYPOT_FIELD = "website";
 
@@ -72,6 +109,8 @@ export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 /** A comment as the moderator sees it: never the raw address, only its hash. */
 export interface ModeratedComment extends Comment {
   status: CommentStatus;
+  /** On a reply: who wrote the comment it answers, its opening words and where it stands now. */
+  parent?: { author: string; content: string; status: CommentStatus };
   ipHash: string | null;
   heldReason: string | null;
   postTitle: string;

@@ -37,6 +37,7 @@ const FLASH_MESSAGES = {
   "follower-rejected": "Follow request rejected.",
   "follower-removed": "Follower removed.",
   "app-key-revoked": "App key revoked. The app is refused from its next request.",
+  "reply-published": "Reply published under the comment on the post.",
 } as const;
 
 export type FlashKey = keyof typeof FLASH_MESSAGES;

@@ -5,16 +5,19 @@ import {
   type CommentInput,
   commentSchema,
   type CommentStatus,
+  type CommentThreadPage,
   type ModerationAction,
   type RemoteAuthor,
+  REPLY_PARENT_GONE_MESSAGE,
 } from "#domain/comment.ts";
 import { type CommentSettings, commentSettingsSchema, DEFAULT_COMMENT_SETTINGS } from "#domain/comment-settings.ts";
-import { COMMENTS_PER_PAGE, type Page, pageWindow } from "#domain/pagination.ts";
+import { COMMENTS_PER_PAGE, pageWindow } from "#domain/pagination.ts";
 import type { Database } from "../kernel/db/schema.ts";
 import { COMMENTS_CLOSED_MESSAGE } from "#domain/comment.ts";
 import { DomainError, RateLimitedError } from "#domain/errors.ts";
 import * as comments from "./repositories/comments.ts";
 import * as remoteReplies from "./repositories/comments-remote.ts";
+import * as threads from "./repositories/comments-threads.ts";
 import { type ContentChanges, createContentChanges, postTag } from "../kernel/content-changes.ts";
 import * as settings from "../kernel/repositories/settings.ts";
 import { areCommentsClosed, COMMENT_POLICY, decideComment } from "./policy.ts";
@@ -74,6 +77,20 @@ export interface SeededComment extends CommentInput {
   createdAt: string;
 }
 
+/** Who wrote a comment as a signed-in writer of the blog: their account and display name. */
+export interface CommentingWriter {
+  id: string;
+  name: string;
+}
+
+/** Where a saved comment shows: the post's current address and the page of comments its thread is on. */
+export interface SavedComment extends Comment {
+  status: CommentStatus;
+  postSlug: string;
+  /** The page of the post's comments the thread is on (replies only; a new thread is on page 1). */
+  page?: number;
+}
+
 export interface Visitor {
   clientAddress: string;
   /** The form's hidden field; people leave it empty. */
@@ -94,13 +111,39 @@ export function createCommentService({
   const validIds = (ids: readonly string[]) =>
     [...new Set(ids)].filter((id) => COMMENT_ID_PATTERN.test(id)).slice(0, MODERATION_PAGE_SIZE);
 
-  /** One page of a post's approved comments, newest first: all the public ever sees of them. */
-  async function listPublicComments(postId: string, page = 1): Promise<Page<Comment>> {
-    const [items, total] = await Promise.all([
-      comments.listCommentsForPost(db, postId, pageWindow(page, COMMENTS_PER_PAGE)),
-      comments.countCommentsForPost(db, postId),
+  /**
+   * One page of a post's threads, all the public ever sees of its comments: approved top-level
+   * comments newest first, each with its approved replies oldest first. Three statements
+   * whatever the page: the page of threads and the counts, then the replies of those threads.
+   */
+  async function listPublicComments(postId: string, page = 1): Promise<CommentThreadPage> {
+    const [starters, counts] = await Promise.all([
+      threads.listThreadStarters(db, postId, pageWindow(page, COMMENTS_PER_PAGE)),
+      threads.countVisibleComments(db, postId),
     ]);
-    return { items, total, page, pageSize: COMMENTS_PER_PAGE };
+    const replies = await threads.listApprovedReplies(
+      db,
+      starters.map((comment) => comment.id),
+    );
+    const items = starters.map((comment) => ({
+      ...comment,
+      replies: replies.filter((reply) => reply.parentId === comment.id),
+    }));
+    return { items, total: counts.threads, page, pageSize: COMMENTS_PER_PAGE, commentCount: counts.comments };
+  }
+
+  /**
+   * The thread a reply joins, given the comment it answers on this post (a reply's reply joins
+   * the same top-level comment). Readers answer only what they are shown; a writer also answers
+   * a held comment, never spam.
+   */
+  async function findThread(postId: string, replyTo: string, who: "reader" | "writer") {
+    const target = COMMENT_ID_PATTERN.test(replyTo) ? await threads.findReplyTarget(db, postId, replyTo) : undefined;
+    const answerable = (status: CommentStatus) => status === "approved" || (who === "writer" && status === "pending");
+    if (!target || !answerable(target.status) || !answerable(target.threadStatus)) {
+      throw new DomainError("REPLY_PARENT_GONE", REPLY_PARENT_GONE_MESSAGE);
+    }
+    return { ...target, page: Math.floor(target.newerThreads / COMMENTS_PER_PAGE) + 1 };
   }
 
   /**
@@ -158,14 +201,16 @@ export function createCommentService({
      * addresses (its slug, a former slug, its id); the answer carries the current slug, where
      * the comment shows. With the visitor's address, each attempt counts against that
      * address's budget first, so refused spam costs one write; then the policy
-     * (comment-policy.ts) publishes, holds or refuses it. Five statements at most, none
-     * reading the post's body (tests/integration/comments.test.ts counts them).
+     * (comment-policy.ts) publishes, holds or refuses it. With `replyTo` it is a reply, under the
+     * same rules, to a comment readers are shown; it joins that comment's thread. Five
+     * statements at most, six for a reply, none reading the post's body
+     * (tests/integration/comments.test.ts counts them).
      */
     async addComment(
       postAddress: string,
-      input: CommentInput,
+      input: CommentInput & { replyTo?: string },
       visitor?: Visitor,
-    ): Promise<Comment & { status: CommentStatus; postSlug: string }> {
+    ): Promise<SavedComment> {
       if (visitor) await limiter.consume(`comment:${visitor.clientAddress}`, rateLimit);
       const at = now();
       const found = await comments.findCommentablePost(db, postAddress, at.toISOString());
@@ -175,7 +220,8 @@ export function createCommentService({
       const postId = post.id;
 
       const ipHash = visitor ? hashAddress(visitor.clientAddress) : null;
-      const [policySettings, address] = await Promise.all([
+      const [thread, policySettings, address] = await Promise.all([
+        input.replyTo === undefined ? undefined : findThread(postId, input.replyTo, "reader"),
         readSettings(),
         ipHash === null
           ? null
@@ -213,12 +259,51 @@ export function createCommentService({
             status,
             ipHash,
             heldReason: decision.outcome === "hold" ? decision.reason : null,
+            parentId: thread?.threadId,
           }),
         { replyEmail: input.replyEmail },
       );
       // A held comment changes no public page: only its writer sees it, and their pages bypass the cache.
       if (status === "approved") changes.publish([postTag(postId)], "comment");
-      return { ...comment, status, postSlug: post.slug };
+      return { ...comment, status, postSlug: post.slug, page: thread?.page };
+    },
+
+    /**
+     * A signed-in writer's comment, or reply to any comment on the post that is not spam: it
+     * carries their display name, is marked as theirs and is published at once, whatever the
+     * policy says and even once comments are closed to readers. Answering a held comment
+     * approves it (and its thread's first comment), as a writer who answers it accepts it.
+     */
+    async addWriterComment(
+      postAddress: string,
+      input: { content: string; replyTo?: string },
+      writer: CommentingWriter,
+    ): Promise<SavedComment> {
+      const at = now();
+      const found = await comments.findCommentablePost(db, postAddress, at.toISOString());
+      if (!found) throw new DomainError("POST_NOT_FOUND", "Post not found");
+      const { post } = found;
+      if (!post) throw new DomainError("POST_NOT_AVAILABLE", "This post is not available");
+      const thread = input.replyTo === undefined ? undefined : await findThread(post.id, input.replyTo, "writer");
+      const held = new Set<string>();
+      if (thread?.status === "pending") held.add(input.replyTo as string);
+      if (thread?.threadStatus === "pending") held.add(thread.threadId);
+      if (held.size > 0) await approve([...held]);
+      const comment = await takeComment((trx) =>
+        comments.insertComment(trx, {
+          postId: post.id,
+          author: writer.name,
+          content: input.content,
+          createdAt: at.toISOString(),
+          status: "approved",
+          ipHash: null,
+          heldReason: null,
+          parentId: thread?.threadId,
+          authorUserId: writer.id,
+        }),
+      );
+      changes.publish([postTag(post.id)], "comment");
+      return { ...comment, status: "approved", postSlug: post.slug, page: thread?.page };
     },
 
     listPublicComments,
@@ -258,6 +343,8 @@ export function createCommentService({
      */
     async receiveRemoteReply(reply: {
       postId: string;
+      /** The top-level comment it answers, when it replies to a note that is a comment here (`findNoteThread`). */
+      parentId?: string;
       noteUrl: string;
       remoteAuthor: RemoteAuthor;
       authorName: string | null;
@@ -299,9 +386,18 @@ export function createCommentService({
           heldReason: REMOTE_REPLY_HELD_REASON,
           noteUrl: reply.noteUrl,
           remoteAuthor: reply.remoteAuthor,
+          parentId: reply.parentId,
         }),
       );
       return comment && { commentId: comment.id, outcome: "held" };
+    },
+
+    /**
+     * Where a note replying to another note belongs, when that note became a comment here: its
+     * post and the thread it joins. Undefined for any other note, and for spam.
+     */
+    async findNoteThread(noteUrl: string): Promise<{ postId: string; threadId: string } | undefined> {
+      return remoteReplies.findNoteThread(db, noteUrl);
     },
 
     /** Removes the comment a note became, when its author deletes the note; false when there was none. */
@@ -317,15 +413,15 @@ export function createCommentService({
     },
 
     /**
-     * Everything under a post's article: a page of its approved comments (newest first),
-     * whether it takes comments now, and which of the visitor's own held comments
-     * (`visitorPendingIds`, from their cookie) to show them.
+     * Everything under a post's article: a page of its threads (newest first, replies oldest
+     * first under each), whether it takes comments now, and which of the visitor's own held
+     * comments and replies (`visitorPendingIds`, from their cookie) to show them.
      */
     async describeThread(
       post: { id: string; createdAt: string; commentsClosed: boolean },
       visitorPendingIds: readonly string[] = [],
       commentPage = 1,
-    ): Promise<{ comments: Page<Comment>; open: boolean; awaitingModeration: Comment[] }> {
+    ): Promise<{ comments: CommentThreadPage; open: boolean; awaitingModeration: Comment[] }> {
       const ids = validIds(visitorPendingIds);
       const [page, policySettings, awaitingModeration] = await Promise.all([
         listPublicComments(post.id, commentPage),
@@ -369,7 +465,11 @@ export function createCommentService({
       return { status, counts, page, pageCount, comments: rows };
     },
 
-    /** Applies one moderation action to up to a page of comments; returns how many it changed. */
+    /**
+     * Applies one moderation action to up to a page of comments; returns how many it changed.
+     * Deleting a comment deletes the replies under it; spam or unapproved, its thread is hidden
+     * with it and comes back if it is approved again (docs/decisions/0023).
+     */
     async moderate(action: ModerationAction, ids: readonly string[]): Promise<number> {
       const chosen = validIds(ids);
       const affectedPosts = await comments.listPostIdsOfComments(db, chosen);

@@ -29,6 +29,7 @@ export interface InboxDeps {
     | "unfollowFrom"
     | "findFollowerByActor"
     | "findPublicPostId"
+    | "findReplyTarget"
     | "recordReaction"
     | "undoReaction"
     | "receiveReply"
@@ -76,17 +77,17 @@ export function createInboxListeners<TContextData>({ fediverse, identifier }: In
     await fediverse.recordReaction({ postId, kind, actorUrl: actor.href, activityId: activity.id.href });
   }
 
-  /** A Create or Update of a note replying to one of the blog's public posts: a held comment. */
+  /** A Create or Update of a note replying to one of the blog's public posts, or to a reply kept as a comment: a held comment. */
   async function reply(context: Context, activity: Create | Update, actorUrl: URL, note: unknown): Promise<void> {
     if (!(note instanceof Note) || !note.id || !note.replyTargetId) return;
     // Only the note's author may post it: a relayed note would otherwise put words in their mouth.
     if (note.attributionId?.href !== actorUrl.href) return;
-    const postId = await fediverse.findPublicPostId(note.replyTargetId);
-    if (postId === undefined) return;
+    const target = await fediverse.findReplyTarget(note.replyTargetId);
+    if (target === undefined) return;
     const actor = await activity.getActor(context);
     if (!actor?.id || actor.id.href !== actorUrl.href) return;
     await fediverse.receiveReply({
-      postId,
+      ...target,
       noteUrl: note.id.href,
       actorUrl: actor.id.href,
       actorHandle: handleOf(actor, actor.id),

@@ -115,6 +115,24 @@ export function createFediverseService({
     );
   }
 
+  /**
+   * The id of the public post an ActivityPub object URL names: its object id (`/ap/posts/{id}`)
+   * or its page (`/blog/{slug}`, a former slug too), on this site only. Drafts and scheduled
+   * posts are never found.
+   */
+  async function findPublicPostId(objectUrl: URL): Promise<string | undefined> {
+    if (objectUrl.origin !== site.origin) return undefined;
+    const address = POST_OBJECT_PATH.exec(objectUrl.pathname)?.[1] ?? POST_PAGE_PATH.exec(objectUrl.pathname)?.[1];
+    if (address === undefined) return undefined;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(address);
+    } catch {
+      return undefined;
+    }
+    return repository.findPublicPostIdAt(db, decoded, now().toISOString());
+  }
+
   return {
     /** The settings, read from the database at most once a second: cheap enough for every page and activity. */
     async settings(): Promise<FediverseSettings> {
@@ -228,23 +246,7 @@ export function createFediverseService({
       return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
     },
 
-    /**
-     * The id of the public post an ActivityPub object URL names: its object id (`/ap/posts/{id}`)
-     * or its page (`/blog/{slug}`, a former slug too), on this site only. Drafts and scheduled
-     * posts are never found.
-     */
-    async findPublicPostId(objectUrl: URL): Promise<string | undefined> {
-      if (objectUrl.origin !== site.origin) return undefined;
-      const address = POST_OBJECT_PATH.exec(objectUrl.pathname)?.[1] ?? POST_PAGE_PATH.exec(objectUrl.pathname)?.[1];
-      if (address === undefined) return undefined;
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(address);
-      } catch {
-        return undefined;
-      }
-      return repository.findPublicPostIdAt(db, decoded, now().toISOString());
-    },
+    findPublicPostId,
 
     /** A like or a boost, once per post, kind and actor; false when it was already counted. */
     async recordReaction(reaction: { postId: string; kind: ReactionKind; actorUrl: string; activityId: string }) {
@@ -258,9 +260,21 @@ export function createFediverseService({
       return repository.deleteReaction(db, reaction);
     },
 
-    /** A reply to a post: a held comment with its author's handle and profile (the comment service decides). */
+    /**
+     * What a note replies to here: a public post (by `findPublicPostId`), or a reply from the
+     * fediverse kept as a comment, whose thread the note joins. Undefined for anything else.
+     */
+    async findReplyTarget(objectUrl: URL): Promise<{ postId: string; parentId?: string } | undefined> {
+      const postId = await findPublicPostId(objectUrl);
+      if (postId !== undefined) return { postId };
+      const thread = await comments.findNoteThread(objectUrl.href);
+      return thread && { postId: thread.postId, parentId: thread.threadId };
+    },
+
+    /** A reply to a post, or to a reply kept as a comment: a held comment with its author's handle and profile (the comment service decides). */
     async receiveReply(reply: {
       postId: string;
+      parentId?: string;
       noteUrl: string;
       actorUrl: string;
       actorHandle: string;
@@ -270,6 +284,7 @@ export function createFediverseService({
     }) {
       return comments.receiveRemoteReply({
         postId: reply.postId,
+        parentId: reply.parentId,
         noteUrl: reply.noteUrl,
         remoteAuthor: { handle: reply.actorHandle, url: reply.actorUrl },
         authorName: reply.authorName,

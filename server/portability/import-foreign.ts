@@ -13,7 +13,7 @@ import { insertImportedPage } from "./repositories/pages.ts";
 import { insertPosts, isSlugTaken } from "../posts/index.ts";
 import { newId } from "../kernel/rows.ts";
 import { firstFreeSlug, slugFromTitle, toSlug } from "../kernel/slugs.ts";
-import type { ForeignExport, ForeignPage } from "./import-formats.ts";
+import { type ForeignExport, type ForeignPage, threadRootKeys } from "./import-formats.ts";
 import { announceImportedPages, importedPageSlug } from "./import-pages.ts";
 import { announceImported, categoryFiler, emptyReport, type ImportDeps, keptTags, type Trx } from "./import-report.ts";
 
@@ -106,8 +106,13 @@ export async function importForeign(
         changedPosts.add(postId);
         report.created.posts += 1;
       }
+      // Each comment's id here, found (imported before) or new, so a reply can name its thread's first comment.
+      const commentIds = new Map<string, string>();
+      const newComments: typeof post.comments = [];
       for (const comment of post.comments) {
-        if ((await findImportTarget(trx, comment.sourceKey)) !== undefined) {
+        const imported = await findImportTarget(trx, comment.sourceKey);
+        if (imported !== undefined) {
+          commentIds.set(comment.sourceKey, imported);
           report.skipped.push({ item: `comment by ${comment.author} on ${post.label}`, reason: "imported before" });
           continue;
         }
@@ -115,7 +120,13 @@ export async function importForeign(
           report.skipped.push({ item: `comment by ${comment.author} on ${post.label}`, reason: "it is empty" });
           continue;
         }
-        const commentId = newId();
+        commentIds.set(comment.sourceKey, newId());
+        newComments.push(comment);
+      }
+      const rootKeys = threadRootKeys(post.comments);
+      for (const comment of newComments) {
+        const commentId = commentIds.get(comment.sourceKey)!;
+        const rootKey = rootKeys.get(comment.sourceKey);
         await insertImportedComment(trx, {
           id: commentId,
           post_id: postId,
@@ -124,6 +135,7 @@ export async function importForeign(
           created_at: comment.createdAt ?? post.createdAt ?? importedAt,
           status: comment.status,
           held_reason: comment.status === "approved" ? null : `Imported from ${source.format} as ${comment.status}`,
+          parent_id: (rootKey && commentIds.get(rootKey)) ?? null,
         });
         await recordImportSource(trx, comment.sourceKey, commentId);
         changedPosts.add(postId);

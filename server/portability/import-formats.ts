@@ -11,6 +11,8 @@ export interface ForeignComment {
   content: string;
   createdAt: string | undefined;
   status: CommentStatus;
+  /** The source key of the comment it answers, when the source threads comments (WordPress). */
+  parentKey?: string;
 }
 
 export interface ForeignPost {
@@ -138,4 +140,27 @@ export function foreignPageState(
  */
 export function parseExportJson(text: string): unknown {
   return JSON.parse(text, (_key, value: unknown) => (typeof value === "string" ? cleanText(value) : value));
+}
+
+/**
+ * The top-level comment each of a post's comments belongs under, by source key: threads are
+ * one level deep here, so a reply to a reply joins its thread's first comment. A reply whose
+ * parent is not among them (in the trash, a pingback) starts a thread of its own; a loop of
+ * parents, which no source should send, ends where it comes round.
+ */
+export function threadRootKeys(comments: readonly ForeignComment[]): Map<string, string> {
+  const parents = new Map(comments.map((comment) => [comment.sourceKey, comment.parentKey]));
+  const roots = new Map<string, string>();
+  for (const comment of comments) {
+    const seen = new Set([comment.sourceKey]);
+    let root: string | undefined;
+    let parent = comment.parentKey;
+    while (parent !== undefined && parents.has(parent) && !seen.has(parent)) {
+      seen.add(parent);
+      root = parent;
+      parent = parents.get(parent);
+    }
+    if (root !== undefined) roots.set(comment.sourceKey, root);
+  }
+  return roots;
 }

@@ -337,6 +337,8 @@ const INTEGER_COLUMNS = new Set([
 const NULLABLE_COLUMNS = new Set([
   "publish_at",
   "held_reason",
+  "parent_id",
+  "author_user_id",
   "confirmed_at",
   "unsubscribed_at",
   "built_in",

@@ -179,8 +179,10 @@ export async function readWordPressExport(xml: string, options: ImportOptions): 
         skipped.push({ item: `comment ${commentId} on ${label}`, reason: "in WordPress's trash" });
         continue;
       }
+      const parentId = text(comment["wp:comment_parent"]).trim();
       comments.push({
         sourceKey: `wordpress:${site}:comment:${commentId}`,
+        parentKey: parentId === "" || parentId === "0" ? undefined : `wordpress:${site}:comment:${parentId}`,
         author: htmlToText(text(comment["wp:comment_author"])).trim(),
         content: htmlToText(text(comment["wp:comment_content"]).replace(/<br\s*\/?>|<\/p>/gi, "\n")).trim(),
         createdAt: isoDate(comment["wp:comment_date_gmt"], true) ?? isoDate(comment["wp:comment_date"], true),

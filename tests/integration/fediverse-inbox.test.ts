@@ -325,6 +325,46 @@ describe.each(testDialects())("the blog's inbox on $dialect", ({ dialect, skip }
     expect(await blog.services.comments.countPending()).toBe(0);
   });
 
+  it("threads a note that replies to a reply kept as a comment under that reply's comment", async () => {
+    const { receive } = inbox();
+    const post = await publish();
+    const bob = person("bob");
+    await receive(
+      new Create({
+        id: new URL("https://social.example/c/1"),
+        actor: alice,
+        object: noteBy(alice, `${SITE}/ap/posts/${post.id}`, "<p>A question</p>"),
+      }),
+    );
+    await receive(
+      new Create({
+        id: new URL("https://social.example/c/2"),
+        actor: bob,
+        object: noteBy(bob, "https://social.example/notes/1", "<p>An answer</p>", "https://social.example/notes/2"),
+      }),
+    );
+    // A reply to that reply joins the same thread.
+    await receive(
+      new Create({
+        id: new URL("https://social.example/c/3"),
+        actor: alice,
+        object: noteBy(alice, "https://social.example/notes/2", "<p>Thanks</p>", "https://social.example/notes/3"),
+      }),
+    );
+    const pending = (await blog.services.comments.listForModeration({ status: "pending" })).comments;
+    const question = pending.find((comment) => comment.content === "A question")!;
+    expect(pending.map((comment) => [comment.content, comment.parentId])).toEqual(
+      expect.arrayContaining([
+        ["A question", undefined],
+        ["An answer", question.id],
+        ["Thanks", question.id],
+      ]),
+    );
+    expect(pending.find((comment) => comment.content === "An answer")!.parent).toMatchObject({
+      author: "Alice Example",
+    });
+  });
+
   it("ignores notes that reply to something else, or that the sender did not write", async () => {
     const { receive } = inbox();
     const post = await publish();

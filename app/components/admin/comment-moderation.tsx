@@ -4,6 +4,8 @@ import { formatDate, truncate } from "~/lib/format";
 import { postPath } from "~/lib/post-card-data";
 import type { CommentStatus, ModeratedComment, ModerationAction } from "#domain/comment.ts";
 import { RemoteAuthorLink } from "~/components/site/remote-author-link";
+import { AuthorBadge } from "~/components/site/author-badge";
+import { CommentReplyForm, type ReplyFormResult } from "./comment-reply-form";
 import { TITLE_MAX } from "./admin-list";
 
 /** Longer comments show this much, and the rest behind "Show all". */
@@ -49,10 +51,19 @@ interface CommentRowProps {
   status: CommentStatus;
   back: string;
   hydrated: boolean;
+  /** A refused reply to this comment, as the action answered it without JavaScript. */
+  replyResult?: ReplyFormResult;
 }
 
+/** How a reply's parent stands, when readers do not see it (and so do not see the reply either). */
+const PARENT_HIDDEN: Record<CommentStatus, string> = {
+  approved: "",
+  pending: " (pending, so the thread is hidden)",
+  spam: " (marked as spam, so the thread is hidden)",
+};
+
 /** One row with its own fetcher: while its action is on the way, the row is already gone from the tab. */
-export function CommentRow({ comment, status, back, hydrated }: CommentRowProps) {
+export function CommentRow({ comment, status, back, hydrated, replyResult }: CommentRowProps) {
   const fetcher = useFetcher();
   if (fetcher.state !== "idle" && fetcher.formData) return null;
   const clipped = comment.content.length > CLIP_AT;
@@ -70,6 +81,7 @@ export function CommentRow({ comment, status, back, hydrated }: CommentRowProps)
       </td>
       <td className={`${tableCell} font-medium whitespace-nowrap`}>
         {comment.author}
+        {comment.byAuthor ? <AuthorBadge /> : null}
         {comment.remoteAuthor ? (
           <RemoteAuthorLink
             author={comment.remoteAuthor}
@@ -78,6 +90,12 @@ export function CommentRow({ comment, status, back, hydrated }: CommentRowProps)
         ) : null}
       </td>
       <td className={`${tableCell} max-w-md break-words whitespace-pre-line`}>
+        {comment.parent ? (
+          <p className="mb-1 text-xs text-slate-600 dark:text-slate-400">
+            In reply to <strong>{comment.parent.author}</strong>
+            {PARENT_HIDDEN[comment.parent.status]}: “{truncate(comment.parent.content, CLIP_AT)}”
+          </p>
+        ) : null}
         {clipped ? (
           <details>
             <summary className="cursor-pointer">{truncate(comment.content, CLIP_AT)}</summary>
@@ -121,6 +139,9 @@ export function CommentRow({ comment, status, back, hydrated }: CommentRowProps)
             )}
           />
         </fetcher.Form>
+        {status === "spam" ? null : (
+          <CommentReplyForm comment={comment} held={status === "pending"} back={back} result={replyResult} />
+        )}
       </td>
     </tr>
   );

@@ -29,10 +29,12 @@ function linksIn(element: React.ReactNode) {
 function section(comment: Comment) {
   return (
     <CommentSection
-      comments={{ items: [comment], total: 1, page: 1, pageSize: 50 }}
+      comments={{ items: [{ ...comment, replies: [] }], total: 1, page: 1, pageSize: 50, commentCount: 1 }}
       awaitingModeration={[]}
       open={false}
-      action="/blog/a-post"
+      postPath="/blog/a-post"
+      replyTo={undefined}
+      writer={undefined}
       result={undefined}
     />
   );

@@ -1,4 +1,4 @@
-import { data, Link, redirect, useFetcher, useLocation } from "react-router";
+import { data, Link, redirect, useActionData, useFetcher, useLocation } from "react-router";
 import { AdminTable, type AdminTableColumn, EmptyList, ListSearch, ListTabs } from "~/components/admin/admin-list";
 import {
   COMMENT_CELL_CLASS,
@@ -9,12 +9,22 @@ import {
 } from "~/components/admin/comment-moderation";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { appContext } from "#server/request-context.ts";
+import { FlashNotice } from "~/components/admin/flash-notice";
+import type { ReplyFormResult } from "~/components/admin/comment-reply-form";
 import { requireAdmin } from "~/lib/auth.server";
+import { takeFlash } from "~/lib/flash.server";
+import { replyFromModeration } from "~/lib/comment-reply.server";
 import { readFormData } from "~/lib/forms.server";
 import { requestedPage } from "~/lib/pagination.server";
 import { withRouteErrors } from "~/lib/route-errors.server";
 import { useHydrated } from "~/lib/use-hydrated";
-import { COMMENT_STATUSES, type CommentStatus, MODERATION_ACTIONS, type ModerationAction } from "#domain/comment.ts";
+import {
+  COMMENT_STATUSES,
+  type CommentStatus,
+  MODERATION_ACTIONS,
+  type ModerationAction,
+  MODERATOR_REPLY_INTENT,
+} from "#domain/comment.ts";
 import { formText, formTexts, queryText } from "#domain/forms.ts";
 import type { Route } from "./+types/comments";
 
@@ -77,15 +87,20 @@ export const loader = withRouteErrors(
       return redirect(listHref({ status, post, q, page }));
     }
     const listing = await services.comments.listForModeration({ status: requested, postId: post, search: q, page });
-    return {
-      ...listing,
-      q,
-      post,
-      comments: listing.comments.map((comment) => ({
-        ...comment,
-        ipHash: comment.ipHash?.slice(0, HASH_SHOWN) ?? null,
-      })),
-    };
+    const flash = await takeFlash(request);
+    return data(
+      {
+        ...listing,
+        q,
+        post,
+        notice: flash.message,
+        comments: listing.comments.map((comment) => ({
+          ...comment,
+          ipHash: comment.ipHash?.slice(0, HASH_SHOWN) ?? null,
+        })),
+      },
+      { headers: flash.headers },
+    );
   },
 );
 
@@ -93,20 +108,24 @@ export const loader = withRouteErrors(
 export const action = withRouteErrors(
   { DATABASE_UNAVAILABLE: "Failed to update comments. Please try again." },
   async ({ request, context }: Route.ActionArgs) => {
-    requireAdmin({ request, context });
+    const user = requireAdmin({ request, context });
     const { services } = context.get(appContext);
     const formData = await readFormData(request);
     const intent = formText(formData, "intent");
+    const requestedBack = formText(formData, "back");
+    const back = requestedBack.startsWith("/admin/comments") ? requestedBack : "/admin/comments";
+    if (intent === MODERATOR_REPLY_INTENT) return replyFromModeration({ request, context }, formData, user, back);
     if (!isAction(intent)) throw data({ message: "Choose an action" }, { status: 400 });
     const changed = await services.comments.moderate(intent, formTexts(formData, "id"));
     if (formText(formData, "inPlace") === "1") return { changed };
-    const back = formText(formData, "back");
-    return redirect(back.startsWith("/admin/comments") ? back : "/admin/comments", 303);
+    return redirect(back, 303);
   },
 );
 
 export default function AdminComments({ loaderData }: Route.ComponentProps) {
-  const { status, counts, page, pageCount, comments, q, post } = loaderData;
+  const { status, counts, page, pageCount, comments, q, post, notice } = loaderData;
+  const actionData = useActionData<typeof action>();
+  const refusedReply = actionData && "values" in actionData ? (actionData as ReplyFormResult) : undefined;
   const location = useLocation();
   const back = `${location.pathname}${location.search}`;
   const hydrated = useHydrated();
@@ -136,6 +155,8 @@ export default function AdminComments({ loaderData }: Route.ComponentProps) {
           Comment settings
         </Link>
       </div>
+
+      <FlashNotice message={refusedReply ? undefined : notice} className="mt-6" />
 
       <ListTabs
         label="Comment status"
@@ -178,7 +199,14 @@ export default function AdminComments({ loaderData }: Route.ComponentProps) {
           </bulk.Form>
           <AdminTable columns={COMMENT_COLUMNS} cellClass={COMMENT_CELL_CLASS} className="mt-3">
             {visible.map((comment) => (
-              <CommentRow key={comment.id} comment={comment} status={status} back={back} hydrated={hydrated} />
+              <CommentRow
+                key={comment.id}
+                comment={comment}
+                status={status}
+                back={back}
+                hydrated={hydrated}
+                replyResult={refusedReply?.values.replyTo === comment.id ? refusedReply : undefined}
+              />
             ))}
           </AdminTable>
         </>

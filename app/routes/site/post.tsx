@@ -16,13 +16,17 @@ import { categoryPath } from "#domain/categories.ts";
 import {
   COMMENT_AUTHOR_MAX,
   COMMENT_CONTENT_MAX,
+  type CommentInput,
   commentForm,
   COMMENTS_CLOSED_MESSAGE,
   HONEYPOT_FIELD,
+  REPLY_PARENT_GONE_MESSAGE,
+  REPLY_TO_FIELD,
+  writerCommentForm,
 } from "#domain/comment.ts";
-import { formText } from "#domain/forms.ts";
+import { formText, queryText } from "#domain/forms.ts";
 import { isPostId } from "#domain/post.ts";
-import { appContext } from "#server/request-context.ts";
+import { appContext, userContext } from "#server/request-context.ts";
 import { PostArticleBody } from "~/components/site/post-article-body";
 import type { Route } from "./+types/post";
 import { staticPage } from "~/lib/static-page";
@@ -72,6 +76,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   );
   requireExistingPage(thread.comments);
   tagPage([postTag(post.id), ...related.map((relatedPost) => postTag(relatedPost.id))]);
+  // A signed-in writer comments under their own name (their pages bypass the page cache).
+  const user = context.get(userContext);
   return {
     post: toArticleData(post),
     comments: thread.comments,
@@ -79,9 +85,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     commentsOpen: thread.open,
     // While email is on, the form offers "Email me when someone replies" (server/comment-emails).
     repliesByEmail: services.commentEmails.open,
+    replyTo: queryText(new URL(request.url), REPLY_TO_FIELD) || undefined,
+    writer: user ? { name: user.username } : undefined,
     related: related.map(toPostCardData),
     author,
   };
+}
+
+/** The new comment on the page of comments its thread is on (a reply's thread may be on a later page). */
+function commentAddress(comment: { id: string; postSlug: string; page?: number }): string {
+  const page = comment.page !== undefined && comment.page > 1 ? `?page=${comment.page}` : "";
+  return `${postPath(comment.postSlug)}${page}#comment-${comment.id}`;
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -91,7 +105,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const formError = `Your comment is too long: comments can be at most ${COMMENT_CONTENT_MAX.toLocaleString("en-US")} characters.`;
     return formFailure({ author: "", content: "", replyEmail: "" }, { formError }, 413);
   }
-  const submission = await parseSubmission(request, commentForm);
+  const user = context.get(userContext);
+  const submission = user
+    ? await parseSubmission(request, writerCommentForm)
+    : await parseSubmission(request, commentForm);
   if (!submission.ok) return submission.response;
   const messages = {
     DATABASE_UNAVAILABLE: "Failed to add comment. Please try again.",
@@ -100,14 +117,25 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     DUPLICATE_COMMENT: "You have already posted this comment.",
     COMMENT_REFUSED: "Your comment was not posted: the field “Leave this field empty” must stay empty.",
     COMMENTS_CLOSED: COMMENTS_CLOSED_MESSAGE,
+    REPLY_PARENT_GONE: REPLY_PARENT_GONE_MESSAGE,
   };
   // A post that is gone is the page's error; any other refusal comes back to the form.
   const answer = (failure: DomainFailure) => {
     if (failure.status === 404) throw data<RouteErrorData>({ message: failure.message }, { status: 404 });
     return formFailure(submission.values, { formError: failure.message }, failure.status, failure.headers);
   };
+  const replyTo = formText(submission.formData, REPLY_TO_FIELD);
   return answerDomainErrors(context, { messages, answer }, async () => {
-    const comment = await services.comments.addComment(address, submission.input, {
+    if (user) {
+      const comment = await services.comments.addWriterComment(
+        address,
+        { content: submission.input.content, ...(replyTo ? { replyTo } : {}) },
+        { id: user.id, name: user.username },
+      );
+      return redirect(commentAddress(comment), 303);
+    }
+    const input = { ...(submission.input as CommentInput), ...(replyTo ? { replyTo } : {}) };
+    const comment = await services.comments.addComment(address, input, {
       clientAddress,
       honeypot: formText(submission.formData, HONEYPOT_FIELD) || undefined,
     });
@@ -115,7 +143,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // A held comment is remembered in the visitor's own cookie, so they, and only they, still see it.
     const headers: HeadersInit =
       comment.status === "pending" ? { "Set-Cookie": await pendingCommentsCookie.remember(request, comment.id) } : {};
-    return redirect(`${postPath(comment.postSlug)}#comment-${comment.id}`, { status: 303, headers });
+    return redirect(commentAddress(comment), { status: 303, headers });
   });
 }
 
@@ -132,7 +160,8 @@ export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, 
 });
 
 export default function Post({ loaderData, actionData }: Route.ComponentProps) {
-  const { post, comments, awaitingModeration, commentsOpen, repliesByEmail, related, author } = loaderData;
+  const { post, comments, awaitingModeration, commentsOpen, repliesByEmail, replyTo, writer, related, author } =
+    loaderData;
   return (
     <div className="space-y-16">
       <article className="mx-auto max-w-3xl space-y-8">
@@ -162,7 +191,9 @@ export default function Post({ loaderData, actionData }: Route.ComponentProps) {
           awaitingModeration={awaitingModeration}
           open={commentsOpen}
           repliesByEmail={repliesByEmail}
-          action={postPath(post.slug)}
+          postPath={postPath(post.slug)}
+          replyTo={replyTo}
+          writer={writer}
           result={actionData}
         />
       </div>

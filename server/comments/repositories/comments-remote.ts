@@ -18,6 +18,7 @@ export async function insertRemoteReply(
     heldReason: string;
     noteUrl: string;
     remoteAuthor: RemoteAuthor;
+    parentId?: string;
   },
 ): Promise<Comment | undefined> {
   const { row, comment } = newCommentRow({
@@ -32,6 +33,23 @@ export async function insertRemoteReply(
     .onConflict((conflict) => conflict.column("remote_note_url").doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 0 ? undefined : comment;
+}
+
+/**
+ * The thread a note replying to another note joins, when that note became a comment here (not
+ * spam): its post and its top-level comment (one level of threads).
+ */
+export async function findNoteThread(
+  db: Kysely<Database>,
+  noteUrl: string,
+): Promise<{ postId: string; threadId: string } | undefined> {
+  const row = await db
+    .selectFrom("comments")
+    .select(["post_id", "id", "parent_id"])
+    .where("remote_note_url", "=", noteUrl)
+    .where("status", "!=", "spam")
+    .executeTakeFirst();
+  return row && { postId: row.post_id, threadId: row.parent_id ?? row.id };
 }
 
 /** The comment a remote note became, by the note's id and its author; undefined when there is none. */

@@ -22,9 +22,11 @@ interface CommentRow {
   created_at: Date | string;
   remote_actor_url: string | null;
   remote_actor_handle: string | null;
+  parent_id: string | null;
+  author_user_id: string | null;
 }
 
-function toComment(row: CommentRow): Comment {
+export function toComment(row: CommentRow): Comment {
   const comment: Comment = {
     id: row.id,
     postId: row.post_id,
@@ -35,10 +37,12 @@ function toComment(row: CommentRow): Comment {
   if (row.remote_actor_url !== null && row.remote_actor_handle !== null) {
     comment.remoteAuthor = { handle: row.remote_actor_handle, url: row.remote_actor_url };
   }
+  if (row.parent_id !== null) comment.parentId = row.parent_id;
+  if (row.author_user_id !== null) comment.byAuthor = true;
   return comment;
 }
 
-const PUBLIC_COLUMNS = [
+export const PUBLIC_COLUMNS = [
   "id",
   "post_id",
   "author",
@@ -46,29 +50,9 @@ const PUBLIC_COLUMNS = [
   "created_at",
   "remote_actor_url",
   "remote_actor_handle",
+  "parent_id",
+  "author_user_id",
 ] as const;
-
-/**
- * One page of a post's approved comments (all the public ever sees of its comments),
- * newest first, through the (post_id, status, created_at, id) index.
- */
-export async function listCommentsForPost(
-  db: Kysely<Database>,
-  postId: string,
-  window: { limit: number; offset: number },
-): Promise<Comment[]> {
-  const rows = await db
-    .selectFrom("comments")
-    .select(PUBLIC_COLUMNS)
-    .where("post_id", "=", postId)
-    .where("status", "=", "approved")
-    .orderBy("created_at", "desc")
-    .orderBy("id")
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute();
-  return rows.map(toComment);
-}
 
 /** Of the given ids (a short, capped list from the visitor's cookie), those still pending on this post. */
 export async function listPendingCommentsByIds(
@@ -89,16 +73,6 @@ export async function listPendingCommentsByIds(
   return rows.map(toComment);
 }
 
-export async function countCommentsForPost(db: Kysely<Database>, postId: string): Promise<number> {
-  const row = await db
-    .selectFrom("comments")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("post_id", "=", postId)
-    .where("status", "=", "approved")
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 /** A comment to store: one from the comment form, or (with `remote`) a reply from the fediverse. */
 export interface NewComment {
   postId: string;
@@ -108,6 +82,10 @@ export interface NewComment {
   status: CommentStatus;
   ipHash: string | null;
   heldReason: string | null;
+  /** The top-level comment a reply answers. */
+  parentId?: string;
+  /** The signed-in writer who wrote it. */
+  authorUserId?: string;
   remote?: { noteUrl: string; author: RemoteAuthor };
 }
 
@@ -124,8 +102,13 @@ export function newCommentRow(fields: NewComment): { row: Insertable<CommentsTab
     status: fields.status,
     ip_hash: fields.ipHash,
     held_reason: fields.heldReason,
+    parent_id: fields.parentId ?? null,
+    author_user_id: fields.authorUserId ?? null,
   };
-  if (!remote) return { row, comment: { id, postId, author, content, createdAt } };
+  const comment: Comment = { id, postId, author, content, createdAt };
+  if (fields.parentId !== undefined) comment.parentId = fields.parentId;
+  if (fields.authorUserId !== undefined) comment.byAuthor = true;
+  if (!remote) return { row, comment };
   return {
     row: {
       ...row,
@@ -133,7 +116,7 @@ export function newCommentRow(fields: NewComment): { row: Insertable<CommentsTab
       remote_actor_url: remote.author.url,
       remote_actor_handle: remote.author.handle,
     },
-    comment: { id, postId, author, content, createdAt, remoteAuthor: remote.author },
+    comment: { ...comment, remoteAuthor: remote.author },
   };
 }
 
@@ -240,7 +223,10 @@ function selectModerated(db: Kysely<Database>, filter: Omit<ModerationFilter, "s
   return query;
 }
 
-/** One page of a moderation tab, newest first; reads (status, created_at) or (post_id, status, created_at). */
+/**
+ * One page of a moderation tab, newest first; reads (status, created_at) or (post_id, status,
+ * created_at), and each reply's parent by its key.
+ */
 export async function listModeratedComments(
   db: Kysely<Database>,
   filter: ModerationFilter,
@@ -248,6 +234,7 @@ export async function listModeratedComments(
 ): Promise<ModeratedComment[]> {
   const rows = await selectModerated(db, filter)
     .innerJoin("posts", "posts.id", "comments.post_id")
+    .leftJoin("comments as parent", "parent.id", "comments.parent_id")
     .select([
       "comments.id",
       "comments.post_id",
@@ -259,6 +246,11 @@ export async function listModeratedComments(
       "comments.held_reason",
       "comments.remote_actor_url",
       "comments.remote_actor_handle",
+      "comments.parent_id",
+      "comments.author_user_id",
+      "parent.author as parent_author",
+      "parent.content as parent_content",
+      "parent.status as parent_status",
       "posts.title as post_title",
       "posts.slug as post_slug",
     ])
@@ -275,6 +267,9 @@ export async function listModeratedComments(
     heldReason: row.held_reason,
     postTitle: row.post_title,
     postSlug: row.post_slug,
+    ...(row.parent_author !== null && row.parent_content !== null && row.parent_status !== null
+      ? { parent: { author: row.parent_author, content: row.parent_content, status: row.parent_status } }
+      : {}),
   }));
 }
 
@@ -322,9 +317,13 @@ export async function setCommentStatus(
   return Number(result.numUpdatedRows);
 }
 
+/** Deletes these comments and the replies under them (docs/decisions/0023); returns how many went. */
 export async function deleteComments(db: Kysely<Database>, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const result = await db.deleteFrom("comments").where("id", "in", ids).executeTakeFirst();
+  const result = await db
+    .deleteFrom("comments")
+    .where((eb) => eb.or([eb("id", "in", ids), eb("parent_id", "in", ids)]))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

@@ -30,6 +30,7 @@ import { categoriesSchema } from "./migrations/0026-categories.ts";
 import { authorsSchema } from "./migrations/0027-authors.ts";
 import { commentEmailsSchema } from "./migrations/0028-comment-emails.ts";
 import { appKeysSchema } from "./migrations/0030-app-keys.ts";
+import { commentThreadStartersSchema } from "./migrations/0034-comment-thread-starters.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -64,6 +65,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0027-authors": authorsSchema(dialect),
     "0028-comment-emails": commentEmailsSchema(),
     "0030-app-keys": appKeysSchema(),
+    "0034-comment-thread-starters": commentThreadStartersSchema(),
   };
 }
 

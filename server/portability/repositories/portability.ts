@@ -100,7 +100,17 @@ export const EXPORTED_SECTIONS = {
   comments: exported({
     table: "comments",
     key: "id",
-    columns: ["id", "post_id", "author", "content", "created_at", "status", "held_reason"],
+    columns: [
+      "id",
+      "post_id",
+      "author",
+      "content",
+      "created_at",
+      "status",
+      "held_reason",
+      "parent_id",
+      "author_user_id",
+    ],
   }),
   revisions: exported({
     table: "post_revisions",
