@@ -65,6 +65,12 @@ export const NOT_EXPORTED: Record<string, string> = {
   "comments.remote_note_url": "a reply from the fediverse travels as a comment (its author's name and text)",
   "comments.remote_actor_url": "a reply from the fediverse travels as a comment (its author's name and text)",
   "comments.remote_actor_handle": "a reply from the fediverse travels as a comment (its author's name and text)",
+  app_keys: "keys for writing apps hold secrets of this blog's server; each app is given a new key after moving",
+  comment_email_digests: "which days' comment digests this blog has sent, not content",
+  comment_reply_addresses:
+    "readers' addresses for reply emails, sealed under this blog's secret: personal data no other blog can open",
+  comment_reply_notices: "which reply emails this blog has sent, not content",
+  comment_reply_optouts: "addresses (as hashes under this blog's secret) that asked for no reply emails",
   fedify_kv: "Fedify's cache of remote documents and its bookkeeping, rebuilt as it is needed",
   fedify_messages: "deliveries still queued to this blog's followers, who stay with it",
   fediverse_posts: "what this blog's followers were sent about each post; a moved blog starts without followers",
