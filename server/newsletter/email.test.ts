@@ -1,7 +1,8 @@
 import { simpleParser } from "mailparser";
 import nodemailer from "nodemailer";
 import { describe, expect, it } from "vitest";
-import { type ComposedEmail, composeConfirmationEmail, composePostEmail, type EmailPost, htmlToText } from "./email.ts";
+import { type ComposedEmail, composeConfirmationEmail, composePostEmail, type EmailPost } from "./email.ts";
+import { htmlToText } from "./email-text.ts";
 
 const SITE = { title: "Field <Notes> & Co", url: "https://notes.example/journal" };
 

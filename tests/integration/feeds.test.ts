@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { appContext } from "#server/request-context.ts";
 import { loader as feedLoader } from "../../app/routes/resources/feed.ts";
-import { FEED_POST_COUNT } from "../../server/posts/service.ts";
+import { FEED_POST_COUNT } from "../../server/posts/public-reads.ts";
 import { testDialects } from "../support/databases.ts";
 import { createPosts } from "../support/factories.ts";
 import { createRouteTestContext, routeArgs } from "../support/route-context.ts";

@@ -102,7 +102,9 @@ describe.each(testDialects())("the site's look, on $dialect", (database) => {
     );
     expect(refused).toMatchObject({ status: 400, body: { values: { accentColor: "#ffd400" } } });
     const { errors } = refused.body as { errors: Record<string, string> };
-    expect(errors.accentColor).toMatch(/^This colour is too light to read on white \(1\.\d : 1; it needs 4\.5 : 1\)\. Try a darker shade\.$/);
+    expect(errors.accentColor).toMatch(
+      /^This colour is too light to read on white \(1\.\d : 1; it needs 4\.5 : 1\)\. Try a darker shade\.$/,
+    );
     const unknown = await call(
       settingsAction,
       postForm("http://blog.test/admin/settings", { ...FORM, bodyTypeface: "comic" }),

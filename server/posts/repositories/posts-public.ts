@@ -1,7 +1,7 @@
 // What the public may read: the publishing rule, its complements, and every public list and count.
 import { sql } from "kysely";
 import type { CategorySummary, Post, PostSummary } from "#domain/post.ts";
-import { type OpenPage, type Page, pageWindow } from "#domain/pagination.ts";
+import { type Page, pageWindow } from "#domain/pagination.ts";
 import { type Db, toIsoString } from "../../kernel/rows.ts";
 import {
   loadTags,
@@ -153,93 +153,13 @@ export async function listPublishedPostsByCategory(
 }
 
 /** The public posts with a tag, newest first: their ids and the tag as each spells it. */
-function selectTaggedPostIds(db: Db, now: string, tagKey: string) {
+export function selectTaggedPostIds(db: Db, now: string, tagKey: string) {
   return selectPublicPosts(db, now)
     .innerJoin("post_tags", "post_tags.post_id", "posts.id")
     .select(["posts.id", "post_tags.tag"])
     .where("post_tags.tag_key", "=", tagKey)
     .orderBy("post_tags.created_at", "desc")
     .orderBy("post_tags.post_id", "desc");
-}
-
-/**
- * A page of the public posts with one tag (its lower-cased `tag_key`), newest first, and the tag
- * as the newest of them spells it (undefined: no public post has it). The ids walk
- * post_tags_tag_key_created_at (migration 0027) through the publishing rule; one row past the
- * page says whether another follows, so nothing counts the tag's posts.
- */
-export async function listPublishedPostsByTag(
-  db: Db,
-  now: string,
-  tagKey: string,
-  request: PageRequest,
-): Promise<OpenPage<PostSummary> & { tag: string | undefined }> {
-  const { limit, offset } = pageWindow(request.page, request.pageSize);
-  const [rows, newest] = await Promise.all([
-    selectTaggedPostIds(db, now, tagKey)
-      .limit(limit + 1)
-      .offset(offset)
-      .execute(),
-    offset === 0 ? undefined : selectTaggedPostIds(db, now, tagKey).limit(1).executeTakeFirst(),
-  ]);
-  const tag = offset === 0 ? rows[0]?.tag : newest?.tag;
-  return { tag, ...(await openPageOf(db, now, rows, request)) };
-}
-
-/**
- * A page of the public posts bylined `author`, newest first, on posts_author_public_created_at
- * (migration 0027); one row past the page says whether another follows.
- */
-export async function listPublishedPostsByAuthor(
-  db: Db,
-  now: string,
-  author: string,
-  request: PageRequest,
-): Promise<OpenPage<PostSummary>> {
-  const { limit, offset } = pageWindow(request.page, request.pageSize);
-  const rows = await newestFirst(selectPublicPosts(db, now).select("posts.id").where("posts.author", "=", author))
-    .limit(limit + 1)
-    .offset(offset)
-    .execute();
-  return openPageOf(db, now, rows, request);
-}
-
-async function openPageOf(
-  db: Db,
-  now: string,
-  rows: { id: string }[],
-  { page, pageSize }: PageRequest,
-): Promise<OpenPage<PostSummary>> {
-  const ids = rows.slice(0, pageSize).map((row) => row.id);
-  return { items: await publicSummariesInOrder(db, now, ids), page, pageSize, hasNext: rows.length > pageSize };
-}
-
-/** Which of these bylines have a public post: one seek each on posts_author_public_created_at. */
-export async function listBylinesWithPublicPosts(db: Db, now: string, authors: readonly string[]): Promise<string[]> {
-  const found = await Promise.all(
-    authors.map(async (author) =>
-      (await selectPublicPosts(db, now)
-        .select("posts.id")
-        .where("posts.author", "=", author)
-        .limit(1)
-        .executeTakeFirst())
-        ? [author]
-        : [],
-    ),
-  );
-  return found.flat();
-}
-
-/** Every tag of a public post, by key, as first spelled: a sitemap's entries, at most `limit`. */
-export async function listPublicTags(db: Db, now: string, limit: number): Promise<string[]> {
-  const rows = await selectPublicPosts(db, now)
-    .innerJoin("post_tags", "post_tags.post_id", "posts.id")
-    .select((eb) => ["post_tags.tag_key", eb.fn.min("post_tags.tag").as("tag")])
-    .groupBy("post_tags.tag_key")
-    .orderBy("post_tags.tag_key")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.tag);
 }
 
 /** The newest few published posts, without counting them all (the home page). */
