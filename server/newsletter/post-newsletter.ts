@@ -2,12 +2,8 @@ import type { Kysely, Transaction } from "kysely";
 import { mediaHashesIn } from "#domain/media.ts";
 import { isPublicAt, type Post, type PostDraft } from "#domain/post.ts";
 import type { Database } from "../kernel/db/schema.ts";
-import {
-  findPostsDueForEmail,
-  findPostSends,
-  markPostEmailed,
-  type SendProgress,
-} from "./repositories/email-outbox.ts";
+import type { SendProgress } from "./repositories/email-outbox.ts";
+import { findPostsDueForEmail, findPostSends, markPostEmailed } from "./repositories/post-sends.ts";
 import { describeMedia, findMediaByHashes } from "../media/index.ts";
 import { findPostById, type PostLife, type SaveWork } from "../posts/index.ts";
 import { composePostEmail, type EmailSite } from "./email.ts";
