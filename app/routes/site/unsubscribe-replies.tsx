@@ -1,5 +1,5 @@
 import { ErrorPanel } from "~/components/site/error-panel";
-import { buttonStyles } from "~/components/ui/styles";
+import { OneClickUnsubscribe } from "~/components/site/one-click-unsubscribe";
 import { errorMeta, seoMeta, withSite } from "~/lib/meta";
 import { withRouteErrors } from "~/lib/route-errors.server";
 import { staticPage } from "~/lib/static-page";
@@ -46,30 +46,16 @@ export const meta: Route.MetaFunction = withSite(({ error, matches, location }) 
 );
 
 export default function UnsubscribeReplies({ loaderData, actionData }: Route.ComponentProps) {
-  if (actionData) {
-    return (
-      <section className="mx-auto max-w-xl space-y-4 py-8">
-        <h1 className="font-serif text-3xl font-bold text-slate-900 dark:text-white">No more reply emails</h1>
-        <p className="text-slate-700 dark:text-slate-300">
-          This address gets no more emails about replies to comments here, and the blog no longer keeps it.
-        </p>
-      </section>
-    );
-  }
   return (
-    <section className="mx-auto max-w-xl space-y-4 py-8">
-      <h1 className="font-serif text-3xl font-bold text-slate-900 dark:text-white">Stop reply emails</h1>
-      <p className="text-slate-700 dark:text-slate-300">
-        Stop getting emails about replies to your comments, with one click.
-      </p>
-      {/* The body RFC 8058 prescribes, so the button and a mail provider send the same request. */}
-      <form method="post" action={`/unsubscribe/replies?token=${encodeURIComponent(loaderData.token)}`}>
-        <input type="hidden" name="List-Unsubscribe" value="One-Click" />
-        <button type="submit" data-pending-label="Unsubscribing…" className={buttonStyles.primary}>
-          Stop reply emails
-        </button>
-      </form>
-    </section>
+    <OneClickUnsubscribe
+      action={`/unsubscribe/replies?token=${encodeURIComponent(loaderData.token)}`}
+      done={actionData !== undefined}
+      title="Stop reply emails"
+      invitation="Stop getting emails about replies to your comments, with one click."
+      button="Stop reply emails"
+      doneTitle="No more reply emails"
+      doneText="This address gets no more emails about replies to comments here, and the blog no longer keeps it."
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 import { ErrorPanel } from "~/components/site/error-panel";
-import { buttonStyles } from "~/components/ui/styles";
+import { OneClickUnsubscribe } from "~/components/site/one-click-unsubscribe";
 import { errorMeta, seoMeta, withSite } from "~/lib/meta";
 import { withRouteErrors } from "~/lib/route-errors.server";
 import { staticPage } from "~/lib/static-page";
@@ -50,28 +50,16 @@ export const meta: Route.MetaFunction = withSite(({ error, matches, location }) 
 );
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
-  if (actionData) {
-    return (
-      <section className="mx-auto max-w-xl space-y-4 py-8">
-        <h1 className="font-serif text-3xl font-bold text-slate-900 dark:text-white">You are unsubscribed</h1>
-        <p className="text-slate-700 dark:text-slate-300">
-          No more posts will be emailed to you. Changed your mind? Subscribe again from any page.
-        </p>
-      </section>
-    );
-  }
   return (
-    <section className="mx-auto max-w-xl space-y-4 py-8">
-      <h1 className="font-serif text-3xl font-bold text-slate-900 dark:text-white">Unsubscribe</h1>
-      <p className="text-slate-700 dark:text-slate-300">Stop getting new posts by email, with one click.</p>
-      {/* The body RFC 8058 prescribes, so the button and a mail provider send the same request. */}
-      <form method="post" action={`/unsubscribe?token=${encodeURIComponent(loaderData.token)}`}>
-        <input type="hidden" name="List-Unsubscribe" value="One-Click" />
-        <button type="submit" data-pending-label="Unsubscribing…" className={buttonStyles.primary}>
-          Unsubscribe
-        </button>
-      </form>
-    </section>
+    <OneClickUnsubscribe
+      action={`/unsubscribe?token=${encodeURIComponent(loaderData.token)}`}
+      done={actionData !== undefined}
+      title="Unsubscribe"
+      invitation="Stop getting new posts by email, with one click."
+      button="Unsubscribe"
+      doneTitle="You are unsubscribed"
+      doneText="No more posts will be emailed to you. Changed your mind? Subscribe again from any page."
+    />
   );
 }
 
