@@ -34,7 +34,7 @@ export interface WebmentionTuning {
   retryBaseMs: number;
 }
 
-const DEFAULT_TUNING: WebmentionTuning = { batchSize: 5, leaseMs: 120_000, pollMs: 2_000, retryBaseMs: 60_000 };
+const DEFAULT_TUNING: WebmentionTuning = { batchSize: 5, leaseMs: 60_000, pollMs: 2_000, retryBaseMs: 60_000 };
 /** Temporary failures before a job is given up on: with a minute doubling, about an hour in all. */
 const MAX_ATTEMPTS = 6;
 /** Mentions one source host may send an hour: a blog that links every post still gets through. */
