@@ -1,3 +1,4 @@
+import { defineForm } from "./forms.ts";
 import { z } from "./zod.ts";
 
 /** What a page that links a post says it is (its microformats: in-reply-to, like-of, repost-of, bookmark-of), else a mention. */
@@ -23,3 +24,9 @@ export const DEFAULT_WEBMENTION_SETTINGS: WebmentionSettings = { send: true, rec
 
 /** Where other sites send their mentions, announced on every post page. */
 export const WEBMENTION_PATH = "/webmention";
+
+export const webmentionSettingsForm = defineForm({
+  fields: ["send", "receive"],
+  read: (formData: FormData) => ({ send: formData.get("send") === "on", receive: formData.get("receive") === "on" }),
+  schema: webmentionSettingsSchema,
+});
