@@ -19,9 +19,9 @@ export interface WebPages {
   url(path: string, host?: string): string;
   /** Serves `page` at `path` (a path with its query) from now on; replaces what was there. */
   serve(path: string, page: FixturePage): void;
-  /** Every POST this server took, in order: the Webmentions other servers sent to its endpoints. */
+  /** Every POST this server was sent, in order of arrival: the Webmentions sent to its endpoints. */
   posts: ReceivedPost[];
-  /** Every GET this server answered, by path. */
+  /** Every GET this server was asked, by path, in order of arrival. */
   fetches: string[];
   /** Every answer waits this long first, so work on it is long enough to be cut in the middle. */
   delayMs: number;
@@ -45,16 +45,20 @@ export async function startWebPages(): Promise<WebPages> {
   const pages = new Map<string, FixturePage>();
   const posts: ReceivedPost[] = [];
   const fetches: string[] = [];
+  // Each request is recorded as it arrives, before its answer waits `delayMs`: a request cut off in
+  // the middle (its sender killed) still counts as made.
   const server: Server = createServer(async (req, res) => {
     const path = req.url ?? "/";
-    if (pagesServer.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, pagesServer.delayMs));
+    const wait = () => new Promise((resolve) => setTimeout(resolve, pagesServer.delayMs));
     if (req.method === "POST") {
       const form = Object.fromEntries(new URLSearchParams(await readBody(req)));
       posts.push({ path, form });
+      await wait();
       res.writeHead(202, { "content-type": "text/plain" }).end("Accepted");
       return;
     }
     fetches.push(path);
+    await wait();
     const page = pages.get(path);
     if (!page) {
       res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
