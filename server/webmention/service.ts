@@ -16,7 +16,8 @@ import type { RateLimiter, RateLimitPolicy } from "../kernel/rate-limit.ts";
 import type { SettingsStore } from "../kernel/settings-store.ts";
 import { type PeriodicWorker, periodicWorker, type Worker, type WorkerErrorReporter } from "../kernel/workers.ts";
 import type { CommentService } from "../comments/index.ts";
-import type { PostLife } from "../posts/index.ts";
+import { findPostById, type PostLife } from "../posts/index.ts";
+import { inTransaction } from "../kernel/rows.ts";
 import { discoverEndpoint } from "./discovery.ts";
 import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchPage, FetchRefusedError } from "./fetch-page.ts";
 import * as jobs from "./repositories/webmention-jobs.ts";
@@ -39,6 +40,8 @@ const DEFAULT_TUNING: WebmentionTuning = { batchSize: 5, leaseMs: 60_000, pollMs
 const MAX_ATTEMPTS = 6;
 /** Mentions one source host may send an hour: a blog that links every post still gets through. */
 export const MENTIONS_PER_SOURCE_HOST: RateLimitPolicy = { maxHits: 60, windowMs: 60 * 60 * 1000 };
+/** How far back a server's clock looks for scheduled posts whose time came while no server looked. */
+const ARRIVALS_LOOK_BACK_MS = 7 * 24 * 60 * 60 * 1000;
 /** A post's page (`/blog/{slug}`): the only target a mention may name. */
 const POST_PAGE_PATH = /^\/blog\/([^/]{1,200})\/?$/;
 
@@ -232,24 +235,43 @@ export function createWebmentionService({
     };
   }
 
-  /** Queues notices to every page the post links, and to those it linked before and no longer does. */
-  async function queueNotices(post: Post): Promise<void> {
+  /**
+   * Queues notices to every page the post links, and to those it linked before and no longer
+   * does, in one transaction with the post's mark; `onlyIfDue` (its scheduled time came) does it
+   * only when no other server did. True when it queued anything.
+   */
+  async function queueNotices(post: Post, onlyIfDue = false): Promise<boolean> {
     const settings = await storedSettings.read();
-    if (!settings.send) return;
+    if (!settings.send) return false;
     const source = new URL(postPath(post.slug), site).href;
     const linked = post.webmentionsOff ? [] : linkedAddresses(post.contentHtml, siteUrl);
-    const before = await jobs.listSentTargets(db, source);
-    const dropped = before.filter((target) => !linked.includes(target));
-    if (linked.length + dropped.length === 0) return;
-    await jobs.requestJobs(
-      db,
-      [
-        ...linked.map((target) => ({ direction: "send" as const, source, target, linked: true })),
-        ...dropped.map((target) => ({ direction: "send" as const, source, target, linked: false })),
-      ],
-      now().toISOString(),
-    );
-    wakeWorker();
+    const at = now().toISOString();
+    const queued = await inTransaction(db, async (trx) => {
+      if (!(await mentions.markNoticesQueued(trx, post.id, at, onlyIfDue))) return false;
+      const before = await jobs.listSentTargets(trx, source);
+      const dropped = before.filter((target) => !linked.includes(target));
+      await jobs.requestJobs(
+        trx,
+        [
+          ...linked.map((target) => ({ direction: "send" as const, source, target, linked: true })),
+          ...dropped.map((target) => ({ direction: "send" as const, source, target, linked: false })),
+        ],
+        at,
+      );
+      return linked.length + dropped.length > 0;
+    });
+    if (queued) wakeWorker();
+    return queued;
+  }
+
+  /** Scheduled posts whose time came (in the last week) and that no server announced yet. */
+  async function announceArrivedPosts(): Promise<void> {
+    const at = now();
+    const since = new Date(at.getTime() - ARRIVALS_LOOK_BACK_MS).toISOString();
+    for (const id of await mentions.findArrivedPostsToAnnounce(db, at.toISOString(), since)) {
+      const post = await findPostById(db, id);
+      if (post) await queueNotices(post, true);
+    }
   }
 
   return {
@@ -312,7 +334,12 @@ export function createWebmentionService({
      */
     postLife(onError: WorkerErrorReporter): PostLife {
       const afterCommit = (post: Post) => void queueNotices(post).catch(onError);
-      return { becamePublic: { afterCommit }, changedWhilePublic: { afterCommit } };
+      return {
+        // A scheduled post has no save when its time comes: every server's clock looks, and the
+        // post's mark (webmentions_queued_at) lets one of them queue its notices.
+        becamePublic: { afterCommit, byClock: (arrived) => (arrived ? announceArrivedPosts() : Promise.resolve()) },
+        changedWhilePublic: { afterCommit },
+      };
     },
 
     /** This server's worker (server/kernel/workers.ts): verifies received mentions and sends the blog's. */

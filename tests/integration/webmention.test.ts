@@ -144,6 +144,35 @@ describe.each(testDialects())("Webmention between the blog and other sites on $d
     expect(web.posts[4]!.path).toBe("/endpoint/a");
   });
 
+  test("a scheduled post tells the pages it links when its time comes, once though two servers look", async () => {
+    web.serve("/linked/later", { headers: { link: "</endpoint/later>; rel=webmention" }, body: "<p>L</p>" });
+    const publishAt = new Date(Date.now() + 1500).toISOString().slice(0, 19);
+    const post = await blog.services.posts.createPost(
+      buildPostInput({
+        content: `<p><a href="${web.url("/linked/later")}">later</a></p>`,
+        publishAt,
+        publishAtOffset: "0",
+      }),
+    );
+    const clocks = [
+      blog.services.posts.scheduledPosts(failures.push.bind(failures)),
+      blog.services.posts.scheduledPosts(failures.push.bind(failures)),
+    ];
+    try {
+      for (const clock of clocks) await clock.start();
+      await vi.waitFor(() => expect(web.posts).toHaveLength(1), eventually);
+      expect(web.posts[0]!.form).toEqual({
+        source: `${blog.siteUrl}/blog/${post.slug}`,
+        target: web.url("/linked/later"),
+      });
+      await Promise.all(clocks.map((clock) => clock.nudge()));
+      await worker.nudge?.();
+      expect(web.posts).toHaveLength(1);
+    } finally {
+      for (const clock of clocks) await clock.stop();
+    }
+  });
+
   test("a post with Webmentions turned off, or a site that sends none, tells nobody", async () => {
     web.serve("/linked/quiet", { headers: { link: "</endpoint/quiet>; rel=webmention" }, body: "<p>Q</p>" });
     const content = `<p><a href="${web.url("/linked/quiet")}">q</a></p>`;

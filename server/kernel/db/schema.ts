@@ -38,6 +38,8 @@ export interface PostsTable {
   newsletter: ColumnType<PostNewsletter, PostNewsletter | undefined, PostNewsletter>;
   /** 0 or 1: the writer turned off Webmentions to the pages this post links (migration 0029). */
   webmentions_off: ColumnType<number, number | undefined, number>;
+  /** When the post's Webmentions were last queued (migration 0029); null: never. */
+  webmentions_queued_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 /**
@@ -77,6 +79,7 @@ export const POST_COLUMNS = {
   canonical_url: { field: "canonicalUrl", kind: "text" },
   newsletter: { field: "newsletter", kind: "text" },
   webmentions_off: { field: "webmentionsOff", kind: "flag" },
+  webmentions_queued_at: { field: null, kind: "optional time" },
   content_html: { field: "contentHtml", kind: "text", body: true },
   reading_minutes: { field: "readingMinutes", kind: "count" },
   search_key: { field: null, kind: "count" },

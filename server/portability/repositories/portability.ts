@@ -73,6 +73,7 @@ export const NOT_EXPORTED: Record<string, string> = {
   comment_reply_optouts: "addresses (as hashes under this blog's secret) that asked for no reply emails",
   "comments.remote_via":
     "a reply by Webmention or from the fediverse travels as a comment (its author's name and text)",
+  "posts.webmentions_queued_at": "when this blog last told the pages a post links; a moved blog tells them again",
   webmention_jobs: "this blog's queue of mentions to check and notices to send, not content",
   webmentions:
     "what other sites said of each post, checked by this blog: it checks them again when they are sent again",

@@ -11,7 +11,9 @@ import type { Dialect } from "../connect.ts";
  * `linked` is 0 for a send whose post no longer links the target (it is told once, then forgotten).
  * `webmentions` keeps each verified mention of a post: its kind, author and, for a reply, the
  * comment it became. `comments.remote_via` says which network a remote comment came from.
- * `posts.webmentions_off` is the editor's per-post switch (0: the post notifies the pages it links).
+ * `posts.webmentions_off` is the editor's per-post switch (0: the post notifies the pages it links);
+ * `posts.webmentions_queued_at` when its notices were last queued, so a scheduled post whose time
+ * came is announced once, by whichever server looks first (a timestamp, as `publish_at` is).
  */
 export function webmentionSchema(dialect: Dialect) {
   return {
@@ -59,8 +61,13 @@ export function webmentionSchema(dialect: Dialect) {
         .alterTable("posts")
         .addColumn("webmentions_off", "integer", (col) => col.notNull().defaultTo(0))
         .execute();
+      await db.schema
+        .alterTable("posts")
+        .addColumn("webmentions_queued_at", dialect === "postgres" ? "timestamptz" : "text")
+        .execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable("posts").dropColumn("webmentions_queued_at").execute();
       await db.schema.alterTable("posts").dropColumn("webmentions_off").execute();
       await db.schema.alterTable("comments").dropColumn("remote_via").execute();
       await db.schema.dropTable("webmentions").ifExists().execute();
