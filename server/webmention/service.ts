@@ -22,7 +22,7 @@ import { discoverEndpoint } from "./discovery.ts";
 import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchPage, FetchRefusedError } from "./fetch-page.ts";
 import * as jobs from "./repositories/webmention-jobs.ts";
 import * as mentions from "./repositories/webmentions.ts";
-import { linksTo, readSource } from "./source.ts";
+import { hrefsOf, linksTo, readSource } from "./source.ts";
 
 export interface WebmentionTuning {
   /** Jobs claimed at once by one server. */
@@ -73,18 +73,19 @@ function httpUrl(value: string, name: string): URL {
   return url;
 }
 
-/** The external http(s) addresses a post's body links, once each, without fragments. */
+/** The external http(s) addresses a post's body links (its `<a href>`s), once each, without fragments. */
 function linkedAddresses(contentHtml: string, siteUrl: string): string[] {
   const own = new URL(siteUrl).origin;
-  const found = new Set<string>();
-  for (const match of contentHtml.matchAll(/<a\s[^>]*?href\s*=\s*"([^"]*)"/gi)) {
-    const href = (match[1] ?? "").replaceAll("&amp;", "&");
-    if (!URL.canParse(href)) continue;
-    const url = new URL(href);
-    url.hash = "";
-    if ((url.protocol === "http:" || url.protocol === "https:") && url.origin !== own) found.add(url.href);
-  }
-  return [...found];
+  return [
+    ...new Set(
+      hrefsOf(contentHtml).flatMap((href) => {
+        if (!URL.canParse(href)) return [];
+        const url = new URL(href);
+        url.hash = "";
+        return (url.protocol === "http:" || url.protocol === "https:") && url.origin !== own ? [url.href] : [];
+      }),
+    ),
+  ];
 }
 
 /**
@@ -194,14 +195,18 @@ export function createWebmentionService({
       const at = now().toISOString();
       await jobs.finishJob(db, job, result === "done" ? { state: "done", at } : { state: "failed", at, error: result });
     } catch (error) {
-      if (!(error instanceof FetchRefusedError)) throw error;
+      // A page that cannot be fetched is tried again later; anything else (a bug, the database
+      // away) too, and is reported, so a job that always fails ends failed instead of looping.
       const at = now();
-      if (error.permanent || job.attempts >= MAX_ATTEMPTS) {
-        await jobs.finishJob(db, job, { state: "failed", at: at.toISOString(), error: error.message });
+      const message = error instanceof Error ? error.message : String(error);
+      const permanent = error instanceof FetchRefusedError && error.permanent;
+      if (permanent || job.attempts >= MAX_ATTEMPTS) {
+        await jobs.finishJob(db, job, { state: "failed", at: at.toISOString(), error: message });
       } else {
         const wait = retryBaseMs * 2 ** (job.attempts - 1);
-        await jobs.retryJob(db, job, new Date(at.getTime() + wait).toISOString(), error.message);
+        await jobs.retryJob(db, job, new Date(at.getTime() + wait).toISOString(), message);
       }
+      if (!(error instanceof FetchRefusedError)) throw error;
     }
   }
 

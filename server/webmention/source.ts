@@ -24,17 +24,13 @@ function comparable(address: string, base: string): string | undefined {
   return url.href;
 }
 
-/** Whether the page links `target` (an `<a>`, `<link>`, `<img>`, `<video>`, `<audio>` or `<source>` naming it). */
-export function linksTo(html: string, pageUrl: string, target: string): boolean {
-  const wanted = comparable(target, target);
-  let found = false;
+/** Every `href` and `src` of the page's elements, in order: what it links and shows. */
+export function hrefsOf(html: string): string[] {
+  const found: string[] = [];
   const parser = new Parser(
     {
       onopentag(_name, attributes) {
-        if (found) return;
-        for (const address of [attributes.href, attributes.src]) {
-          if (address !== undefined && comparable(address, pageUrl) === wanted) found = true;
-        }
+        for (const address of [attributes.href, attributes.src]) if (address !== undefined) found.push(address.trim());
       },
     },
     { decodeEntities: true, lowerCaseAttributeNames: true },
@@ -42,6 +38,12 @@ export function linksTo(html: string, pageUrl: string, target: string): boolean 
   parser.write(html);
   parser.end();
   return found;
+}
+
+/** Whether the page links `target` (an element whose `href` or `src` names it). */
+export function linksTo(html: string, pageUrl: string, target: string): boolean {
+  const wanted = comparable(target, target);
+  return hrefsOf(html).some((address) => comparable(address, pageUrl) === wanted);
 }
 
 function isItem(property: Property | undefined): property is Item {
