@@ -1,6 +1,7 @@
 import { mf2 } from "microformats-parser";
 import { E2E_SITE_URL } from "../../playwright.config.ts";
 import { slugFromTitle } from "../../server/kernel/slugs.ts";
+import { categoryPath } from "../../domain/categories.ts";
 import { DEFAULT_SITE_TITLE } from "../../domain/site-defaults.ts";
 import { expect, publishedPosts, test } from "./site-fixtures.ts";
 
@@ -66,7 +67,7 @@ test("a post's comments are its u-comment entries, each with an author and text"
 test("lists are h-feeds of their posts' h-entries, and the home page carries the site's h-card", async ({
   request,
 }) => {
-  for (const path of ["/blog", `/category/${encodeURIComponent(publishedPosts[0]!.category)}`]) {
+  for (const path of ["/blog", categoryPath(publishedPosts[0]!.category)]) {
     const feeds = ofType((await parse(request, path)).items, "h-feed");
     expect(feeds, path).toHaveLength(1);
     const entries = ofType(feeds[0]!.children ?? [], "h-entry");
