@@ -449,15 +449,17 @@ export function createCommentService({
       const post = found?.post;
       if (!post || post.id !== reply.postId || areCommentsClosed(post, policySettings, at)) return undefined;
       const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
-      const comment = await remoteReplies.insertMentionReply(db, {
-        postId: post.id,
-        author,
-        content,
-        createdAt: published.toISOString(),
-        heldReason,
-        source: reply.source,
-        remoteAuthor: reply.remoteAuthor,
-      });
+      const comment = await takeComment((trx) =>
+        remoteReplies.insertMentionReply(trx, {
+          postId: post.id,
+          author,
+          content,
+          createdAt: published.toISOString(),
+          heldReason,
+          source: reply.source,
+          remoteAuthor: reply.remoteAuthor,
+        }),
+      );
       return comment && { commentId: comment.id, outcome: "held" };
     },
 
