@@ -168,7 +168,8 @@ export default function Post({ loaderData, actionData }: Route.ComponentProps) {
   const { post, comments, awaitingModeration, commentsOpen, repliesByEmail, replyTo, writer, related, author } =
     loaderData;
   return (
-    <div className="space-y-16">
+    // The h-entry (microformats2) spans the comments too, which it carries as u-comment.
+    <div className="h-entry space-y-16">
       <article className="mx-auto max-w-3xl space-y-8">
         <PostArticleBody post={post} />
         {author ? <AuthorBox author={author} /> : null}
