@@ -79,7 +79,8 @@ describe.each(testDialects())("Webmention between the blog and other sites on $d
       createdAt: "2026-01-02T03:04:05.000Z",
     });
     expect(reply!.content).toBe("Lovely post! me");
-    expect(await counts(post.id)).toMatchObject({ reply: 1, like: 0 });
+    // The mention is kept just after its comment.
+    await vi.waitFor(async () => expect(await counts(post.id)).toMatchObject({ reply: 1, like: 0 }), eventually);
     // Fediverse replies are counted apart: this one is the web's.
     expect(await blog.services.fediverse.postCounts(post.id)).toMatchObject({ replies: 0 });
 
