@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     fediverseAllowPrivateAddress: config.fediverseAllowPrivateAddress,
     emailOn: config.mail !== undefined,
     countryOf: config.geoipDb ? await server.openCountryLookup(config.geoipDb) : undefined,
+    onWebmentionError: server.reportTo(logger, "queueing a post's Webmentions failed"),
   });
   await server.prepareDatabase(database, config, services, logger);
 
@@ -158,6 +159,8 @@ async function main(): Promise<void> {
           services.commentEmails.digestWorker(server.reportTo(logger, "queuing the comment digest failed")),
         ]
       : []),
+    // Every app server verifies its share of received mentions and sends the posts' notices.
+    services.webmention.worker(server.reportTo(logger, "working the Webmention queue failed")),
     // Scheduled posts become public through the same door as a save (server/posts/service.ts, PostLife).
     services.posts.scheduledPosts(server.reportTo(logger, "looking for scheduled posts failed")),
   ];

@@ -45,6 +45,7 @@ export default [
       ]),
       route("comments", "routes/admin/comments.tsx"),
       route("comments/settings", "routes/admin/comment-settings.tsx"),
+      route("comments/webmention", "routes/admin/webmention-settings.tsx"),
       route("subscribers", "routes/admin/subscribers.tsx", [
         route("add", "routes/admin/subscribers-add.tsx"),
         route("remove", "routes/admin/subscribers-remove.tsx"),

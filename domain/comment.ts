@@ -58,6 +58,9 @@ export interface RemoteAuthor {
   url: string;
 }
 
+/** The network a remote comment came by: a fediverse reply, or a page that replied by Webmention. */
+export type RemoteVia = "fediverse" | "webmention";
+
 export const commentForm = defineForm({
   fields: ["author", "content", "replyEmail"],
   read: (formData: FormData) => ({
@@ -115,4 +118,6 @@ export interface ModeratedComment extends Comment {
   heldReason: string | null;
   postTitle: string;
   postSlug: string;
+  /** A reply by Webmention: the page that replied, for the moderator to read. */
+  mentionSource?: string;
 }

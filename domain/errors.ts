@@ -45,6 +45,7 @@ export type DomainErrorCode =
   | "APP_KEY_NOT_FOUND"
   | "APP_KEY_REFUSED"
   | "UPDATE_COLLISION"
+  | "WEBMENTION_REFUSED"
   | "DATABASE_UNAVAILABLE";
 
 export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
@@ -89,6 +90,7 @@ export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   APP_KEY_NOT_FOUND: 404,
   APP_KEY_REFUSED: 401,
   UPDATE_COLLISION: 409,
+  WEBMENTION_REFUSED: 400,
   DATABASE_UNAVAILABLE: 503,
 };
 

@@ -154,6 +154,8 @@ export const postSchema = z.object({
     .default([]),
   published: z.boolean().default(false),
   commentsClosed: z.boolean().default(false),
+  /** The pages the post links are not told of it (Webmention, server/webmention). */
+  webmentionsOff: z.boolean().default(false),
   /** Email the post to subscribers when it first becomes public (the save decides: newsletterAfterSave). */
   emailSubscribers: z.boolean().default(false),
   format: z.enum(POST_FORMATS, { error: "Choose Markdown or HTML" }).default("markdown"),

@@ -39,6 +39,7 @@ import { createCategoryService, createPostService, type PostLife } from "./posts
 import { createRateLimiter } from "./kernel/rate-limit.ts";
 import { createAppsService, createGhostAdmin, createGhostContent } from "./apps/index.ts";
 import { logoImage, SITE_ICON_PATHS } from "#domain/site-look.ts";
+import { createWebmentionService, type WebmentionTuning } from "./webmention/index.ts";
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -69,6 +70,9 @@ export interface ServiceDeps {
   /** GEOIP_DB's country lookup (server/analytics/geoip.ts); unset: no country is recorded. */
   countryOf?: (address: string) => string | null;
   analyticsTuning?: Partial<AnalyticsTuning>;
+  webmentionTuning?: Partial<WebmentionTuning>;
+  /** Hears a post's Webmention notices that could not be queued (the save itself stands). */
+  onWebmentionError?: (error: unknown) => void;
 }
 
 const EXAMPLE_LINKS = { aboutUrl: "https://example.com/about", sourceUrl: "https://example.com/source" };
@@ -88,6 +92,8 @@ export function createServices({
   outboxTuning,
   countryOf,
   analyticsTuning,
+  webmentionTuning,
+  onWebmentionError = () => {},
 }: ServiceDeps) {
   const audit = createAuditLog({ db, now });
   const twoFactor = createTwoFactorService({ db, now, audit });
@@ -133,17 +139,6 @@ export function createServices({
   // a post once, when it first becomes public; the fediverse's sweep, nudged at every moment, sends
   // followers what readers now see (its worker is made in server.ts, which attaches it here).
   const fediverseSweep = createLateNudge();
-  const postLife: PostLife[] = [
-    ...(emailOn ? [postNewsletter.postLife] : []),
-    {
-      becamePublic: {
-        afterCommit: fediverseSweep.nudge,
-        byClock: async (arrived) => arrived && fediverseSweep.nudge(),
-      },
-      changedWhilePublic: { afterCommit: fediverseSweep.nudge },
-      stoppedBeingPublic: { afterCommit: fediverseSweep.nudge },
-    },
-  ];
   // A comment's life and what follows from it: while email is on, the writer hears of new comments
   // and readers of replies (server/comment-emails), queued in the comment's own transaction.
   const comments = createCommentService({
@@ -169,6 +164,40 @@ export function createServices({
   });
   // One hashing of keys for every counter, so app servers and the CLI count on the same rows.
   const rateLimiter = createRateLimiter({ db, now, secret: commentIpSalt });
+  const fediverse = createFediverseService({
+    db,
+    now,
+    audit,
+    comments,
+    siteUrl,
+    allowPrivateAddress: fediverseAllowPrivateAddress,
+    settingsStore: settings,
+  });
+  const webmention = createWebmentionService({
+    db,
+    dialect,
+    now,
+    siteUrl,
+    comments,
+    isBlocked: (url) => fediverse.isBlocked(url),
+    limiter: rateLimiter,
+    settingsStore: settings,
+    allowPrivateAddress: fediverseAllowPrivateAddress,
+    tuning: webmentionTuning,
+  });
+  // ... and Webmention queues a notice to every page a public post links.
+  const postLife: PostLife[] = [
+    ...(emailOn ? [postNewsletter.postLife] : []),
+    {
+      becamePublic: {
+        afterCommit: fediverseSweep.nudge,
+        byClock: async (arrived) => arrived && fediverseSweep.nudge(),
+      },
+      changedWhilePublic: { afterCommit: fediverseSweep.nudge },
+      stoppedBeingPublic: { afterCommit: fediverseSweep.nudge },
+    },
+    webmention.postLife(onWebmentionError),
+  ];
   const pages = createPageService({ db, now, audit, changes });
   const posts = createPostService({ db, dialect, now, audit, changes, life: postLife, emailOn });
   const categories = createCategoryService({ db, audit, changes });
@@ -202,15 +231,8 @@ export function createServices({
     pages,
     feeds: createFeedService({ posts, pages, media, categories, users }),
     navigation: createNavigationService({ siteSettings, pages, categories }),
-    fediverse: createFediverseService({
-      db,
-      now,
-      audit,
-      comments,
-      siteUrl,
-      allowPrivateAddress: fediverseAllowPrivateAddress,
-      settingsStore: settings,
-    }),
+    fediverse,
+    webmention,
     auth,
     twoFactor,
     users,

@@ -5,6 +5,7 @@ import express, { type RequestHandler } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { Config } from "./kernel/config.ts";
 import { type BlogFederation, serveFederation } from "./fediverse/index.ts";
+import { serveWebmention } from "./webmention/index.ts";
 import { countFeedFetches, createBeaconRoute } from "./analytics/index.ts";
 import { createGhostApiRoutes, GHOST_API_PATHS } from "./apps/index.ts";
 import { limitRequestBodies, MAX_REQUEST_BODY_BYTES, UPLOAD_BODY_LIMITS } from "./kernel/http-body-limits.ts";
@@ -87,6 +88,7 @@ export function createHttpApp(options: HttpAppOptions) {
   }
 
   app.use(serveFederation({ fediverse: options.fediverse, posts: services.fediverse, siteUrl: config.siteUrl }));
+  app.use(serveWebmention(services.webmention));
   app.use(createMediaFileRoutes({ services }));
   app.use(createSiteIconRoutes({ services }));
   app.use(countFeedFetches(services.analytics));

@@ -27,7 +27,7 @@ export function toPostCardData(post: PostSummary): PostCardData {
  */
 export type ArticleData = Omit<
   Post,
-  "content" | "format" | "published" | "publishAt" | "commentsClosed" | "newsletter"
+  "content" | "format" | "published" | "publishAt" | "commentsClosed" | "newsletter" | "webmentionsOff"
 >;
 
 export function toArticleData(post: Post): ArticleData {
@@ -38,6 +38,7 @@ export function toArticleData(post: Post): ArticleData {
     publishAt: _at,
     commentsClosed: _closed,
     newsletter: _newsletter,
+    webmentionsOff: _webmentionsOff,
     ...article
   } = post;
   return article;

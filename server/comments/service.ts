@@ -59,6 +59,8 @@ export const MODERATION_PAGE_SIZE = 50;
 const SETTINGS_KEY = "comments";
 /** What the Comments screen says of a reply from the fediverse: every one waits for the moderator. */
 export const REMOTE_REPLY_HELD_REASON = "Reply from the fediverse";
+/** Followed by the replying page's address. */
+export const MENTION_REPLY_HELD_REASON = "Reply by Webmention from";
 const COMMENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface CommentServiceDeps {
@@ -403,6 +405,67 @@ export function createCommentService({
     /** Removes the comment a note became, when its author deletes the note; false when there was none. */
     async removeRemoteReply(noteUrl: string, actorUrl: string): Promise<boolean> {
       const removed = await remoteReplies.deleteRemoteReply(db, noteUrl, actorUrl);
+      if (removed?.status === "approved") changes.publish([postTag(removed.postId)], "comment");
+      return removed !== undefined;
+    },
+
+    /**
+     * A page that replied to a public post by Webmention (server/webmention) becomes a held
+     * comment, as a fediverse reply does: its content read as text, its author linked. The page
+     * changed: its comment takes the new text and waits for the moderator again; unchanged (or
+     * spam), it stays as it is. Undefined when the post takes no comment or the reply has no text.
+     */
+    async receiveMentionReply(reply: {
+      postId: string;
+      source: string;
+      remoteAuthor: RemoteAuthor;
+      authorName: string | null;
+      contentHtml: string;
+      published?: Date;
+    }): Promise<{ commentId: string; outcome: "held" | "edited" | "unchanged" } | undefined> {
+      const at = now();
+      const content = remoteReplyText(reply.contentHtml);
+      const author = remoteAuthorName(reply.authorName, reply.remoteAuthor.handle);
+      if (content === "") return undefined;
+      const heldReason = `${MENTION_REPLY_HELD_REASON} ${reply.source}`;
+      const existing = await remoteReplies.findMentionReply(db, reply.source);
+      if (existing) {
+        if ((existing.content === content && existing.author === author) || existing.status === "spam") {
+          return { commentId: existing.id, outcome: "unchanged" };
+        }
+        await remoteReplies.updateMentionReply(db, existing.id, {
+          author,
+          content,
+          heldReason,
+          remoteAuthor: reply.remoteAuthor,
+        });
+        if (existing.status === "approved") changes.publish([postTag(existing.postId)], "comment");
+        return { commentId: existing.id, outcome: "edited" };
+      }
+      const [found, policySettings] = await Promise.all([
+        comments.findCommentablePost(db, reply.postId, at.toISOString()),
+        readSettings(),
+      ]);
+      const post = found?.post;
+      if (!post || post.id !== reply.postId || areCommentsClosed(post, policySettings, at)) return undefined;
+      const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
+      const comment = await takeComment((trx) =>
+        remoteReplies.insertMentionReply(trx, {
+          postId: post.id,
+          author,
+          content,
+          createdAt: published.toISOString(),
+          heldReason,
+          source: reply.source,
+          remoteAuthor: reply.remoteAuthor,
+        }),
+      );
+      return comment && { commentId: comment.id, outcome: "held" };
+    },
+
+    /** Removes the comment a replying page became, when it is gone or no longer links the post. */
+    async removeMentionReply(source: string): Promise<boolean> {
+      const removed = await remoteReplies.deleteMentionReply(db, source);
       if (removed?.status === "approved") changes.publish([postTag(removed.postId)], "comment");
       return removed !== undefined;
     },

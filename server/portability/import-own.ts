@@ -328,6 +328,7 @@ const REQUIRED_COLUMNS: { readonly [Section in ExportSection]?: readonly string[
 const INTEGER_COLUMNS = new Set([
   "published",
   "comments_closed",
+  "webmentions_off",
   "number",
   "reading_minutes",
   "bounces",

@@ -88,6 +88,18 @@ export function CommentRow({ comment, status, back, hydrated, replyResult }: Com
             className="block text-xs font-normal text-indigo-700 dark:text-indigo-300"
           />
         ) : null}
+        {comment.mentionSource ? (
+          <span className="block text-xs font-normal">
+            by Webmention from{" "}
+            <a
+              href={comment.mentionSource}
+              rel="nofollow ugc noopener noreferrer"
+              className="break-all text-indigo-700 underline dark:text-indigo-300"
+            >
+              {comment.mentionSource}
+            </a>
+          </span>
+        ) : null}
       </td>
       <td className={`${tableCell} max-w-md break-words whitespace-pre-line`}>
         {comment.parent ? (

@@ -259,6 +259,13 @@ export function PostForm({
         </label>
       </div>
 
+      <CheckboxField
+        {...form.field("webmentionsOff")}
+        label="Don't send Webmentions"
+        hint="Published, the post tells the pages it links that it mentions them; tick to keep it quiet."
+        defaultChecked={initialValues.webmentionsOff}
+      />
+
       <EditorActions
         kind="post"
         submitLabel={submitLabel}

@@ -53,15 +53,20 @@ interface CommentItemProps {
   awaiting: boolean;
   /** Where its "Reply" link opens the form; none while comments are closed. */
   replyHref: string | undefined;
+  /** The comment a reply answers, named for other sites (microformats2 u-in-reply-to). */
+  inReplyTo?: string;
 }
 
-function CommentItem({ comment, awaiting, replyHref }: CommentItemProps) {
+/** One comment as an h-cite (microformats2) inside its `u-comment` item: author h-card, text, date, address. */
+function CommentItem({ comment, awaiting, replyHref, inReplyTo }: CommentItemProps) {
   const { timeZone } = useSite();
   return (
     <>
+      <data className="u-url" value={`#comment-${comment.id}`} />
+      {inReplyTo ? <data className="u-in-reply-to" value={`#comment-${inReplyTo}`} /> : null}
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-        <p className="font-semibold text-slate-900 dark:text-white">
-          {comment.author}
+        <p className="p-author h-card font-semibold text-slate-900 dark:text-white">
+          <span className="p-name">{comment.author}</span>
           {comment.byAuthor ? <AuthorBadge /> : null}
           {comment.remoteAuthor ? (
             <>
@@ -79,11 +84,15 @@ function CommentItem({ comment, awaiting, replyHref }: CommentItemProps) {
               Your comment is awaiting moderation
             </em>
           ) : (
-            <time dateTime={comment.createdAt}>{formatDate(comment.createdAt, timeZone)}</time>
+            <time className="dt-published" dateTime={comment.createdAt}>
+              {formatDate(comment.createdAt, timeZone)}
+            </time>
           )}
         </span>
       </div>
-      <p className="mt-2 break-words whitespace-pre-line text-slate-800 dark:text-slate-200">{comment.content}</p>
+      <p className="p-content mt-2 break-words whitespace-pre-line text-slate-800 dark:text-slate-200">
+        {comment.content}
+      </p>
       {awaiting || replyHref === undefined ? null : (
         <div className="mt-2 text-sm">
           <Link to={replyHref} className={textLinkStyles}>
@@ -157,7 +166,7 @@ export function CommentSection({
       {shown.length > 0 ? (
         <ol className="space-y-4" aria-label="Comments, newest first">
           {shown.map((thread) => (
-            <li key={thread.id} id={`comment-${thread.id}`} className={`scroll-mt-24 ${itemStyles}`}>
+            <li key={thread.id} id={`comment-${thread.id}`} className={`u-comment h-cite scroll-mt-24 ${itemStyles}`}>
               <CommentItem comment={thread} awaiting={awaitingIds.has(thread.id)} replyHref={replyHref(thread)} />
               {thread.replies.length > 0 ? (
                 <ol
@@ -165,8 +174,13 @@ export function CommentSection({
                   aria-label={`Replies to ${thread.author}`}
                 >
                   {thread.replies.map((reply) => (
-                    <li key={reply.id} id={`comment-${reply.id}`} className="scroll-mt-24">
-                      <CommentItem comment={reply} awaiting={awaitingIds.has(reply.id)} replyHref={replyHref(reply)} />
+                    <li key={reply.id} id={`comment-${reply.id}`} className="u-comment h-cite scroll-mt-24">
+                      <CommentItem
+                        comment={reply}
+                        awaiting={awaitingIds.has(reply.id)}
+                        replyHref={replyHref(reply)}
+                        inReplyTo={thread.id}
+                      />
                     </li>
                   ))}
                 </ol>

@@ -16,24 +16,27 @@ export function PostByline({ author, createdAt, readingMinutes, className = "" }
   const authorPath = useAuthorPath(author);
   return (
     <p className={`text-sm text-slate-600 dark:text-slate-400 ${className}`}>
-      <span>
+      {/* The author as an h-card (microformats2) of the h-entry around it: a post's page or card. */}
+      <span className="p-author h-card">
         By{" "}
         {authorPath ? (
           <Link
             to={authorPath}
             rel="author"
-            className="font-medium text-slate-800 underline-offset-4 hover:underline dark:text-slate-200"
+            className="p-name u-url font-medium text-slate-800 underline-offset-4 hover:underline dark:text-slate-200"
           >
             {author}
           </Link>
         ) : (
-          author
+          <span className="p-name">{author}</span>
         )}
       </span>
       <span aria-hidden="true"> · </span>
       {/* The date and the reading time wrap together, so "N min read" never ends up on a line of its own. */}
       <span className="whitespace-nowrap">
-        <time dateTime={createdAt}>{formatDate(createdAt, timeZone)}</time>
+        <time className="dt-published" dateTime={createdAt}>
+          {formatDate(createdAt, timeZone)}
+        </time>
         <span aria-hidden="true"> · </span>
         <span>{readingMinutes} min read</span>
       </span>

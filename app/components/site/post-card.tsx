@@ -66,7 +66,7 @@ export function PostCard({ post, variant = "standard", headingLevel = 3, priorit
   const Heading = `h${headingLevel}` as const;
   return (
     <article
-      className={`rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900 ${layout.article}`}
+      className={`h-entry rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900 ${layout.article}`}
     >
       {layout.image ? (
         <CoverImage
@@ -83,7 +83,7 @@ export function PostCard({ post, variant = "standard", headingLevel = 3, priorit
         <Heading className={`leading-snug text-slate-900 dark:text-slate-50 ${layout.title}`}>
           <Link
             to={postPath(post.slug)}
-            className="hover:text-indigo-700 hover:underline hover:underline-offset-4 dark:hover:text-indigo-300"
+            className="p-name u-url hover:text-indigo-700 hover:underline hover:underline-offset-4 dark:hover:text-indigo-300"
           >
             {post.title}
           </Link>
@@ -92,7 +92,7 @@ export function PostCard({ post, variant = "standard", headingLevel = 3, priorit
         <div className="order-first">
           <CategoryBadge category={post.category} />
         </div>
-        <p className="text-slate-700 dark:text-slate-300">{truncate(post.excerpt, limits.excerpt)}</p>
+        <p className="p-summary text-slate-700 dark:text-slate-300">{truncate(post.excerpt, limits.excerpt)}</p>
         <TagList tags={post.tags.slice(0, limits.tags)} />
         <PostByline
           author={post.author}

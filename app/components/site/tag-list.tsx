@@ -18,7 +18,7 @@ export function TagList({ tags, className = "" }: TagListProps) {
             rel="tag"
             className="inline-block rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-200 hover:text-slate-900 dark:bg-slate-800 dark:text-slate-200 dark:hover:bg-slate-700 dark:hover:text-white"
           >
-            #{tag}
+            #<span className="p-category">{tag}</span>
           </Link>
         </li>
       ))}

@@ -182,6 +182,10 @@ describe("a post's readers in its editor", () => {
       const services = {
         analyticsReports: { postViews: vi.fn(() => Promise.resolve({ views: 12, visitors: 5 })) },
         fediverse: { postCounts: vi.fn(() => Promise.resolve({ likes: 0, boosts: 0, replies: 0 })) },
+        webmention: {
+          countsFor: vi.fn(() => Promise.resolve(new Map())),
+          listForPost: vi.fn(() => Promise.resolve([])),
+        },
         posts: {
           getPostForEditing: vi.fn(() =>
             Promise.resolve({

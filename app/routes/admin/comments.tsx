@@ -148,12 +148,20 @@ export default function AdminComments({ loaderData }: Route.ComponentProps) {
             ) : null}
           </p>
         </div>
-        <Link
-          to="/admin/comments/settings"
-          className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
-        >
-          Comment settings
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          <Link
+            to="/admin/comments/settings"
+            className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
+          >
+            Comment settings
+          </Link>
+          <Link
+            to="/admin/comments/webmention"
+            className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
+          >
+            Webmention settings
+          </Link>
+        </div>
       </div>
 
       <FlashNotice message={refusedReply ? undefined : notice} className="mt-6" />

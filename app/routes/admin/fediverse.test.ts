@@ -215,6 +215,10 @@ describe("the Fediverse screen", () => {
     for (const published of [true, false]) {
       const services = {
         fediverse: { postCounts: vi.fn(() => Promise.resolve({ likes: 4, boosts: 1, replies: 2 })) },
+        webmention: {
+          countsFor: vi.fn(() => Promise.resolve(new Map())),
+          listForPost: vi.fn(() => Promise.resolve([])),
+        },
         posts: {
           getPostForEditing: vi.fn(() =>
             Promise.resolve({

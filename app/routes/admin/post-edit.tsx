@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { NewsletterPanel } from "~/components/admin/editor/newsletter-panel";
 import { PostViews } from "~/components/admin/analytics-post-views";
 import { PostFediverseLine } from "~/components/admin/fediverse-counts";
+import { PostMentionsLine } from "~/components/admin/mention-counts";
 import { EDITOR_LOAD_FAILED_MESSAGES } from "~/components/admin/editor/edited-item";
 import { PreviewLinkPanel } from "~/components/admin/editor/preview-link-panel";
 import { ViewItemLink } from "~/components/admin/editor/view-item-link";
@@ -16,10 +17,13 @@ import { isPublicAt } from "#domain/post.ts";
 import type { Route } from "./+types/post-edit";
 
 export const loader = editorLoader(POST_EDITOR, async (post, { services, site }) => {
-  const [sends, fediverse, views, categories] = await Promise.all([
+  const [sends, fediverse, mentionCounts, mentions, views, categories] = await Promise.all([
     services.postNewsletter.findSends([post.id]),
     // Only a post that was published can have been liked, boosted or replied to.
     post.published ? services.fediverse.postCounts(post.id) : undefined,
+    // … or mentioned by another site (Webmention).
+    post.published ? services.webmention.countsFor([post.id]) : undefined,
+    post.published ? services.webmention.listForPost(post.id) : undefined,
     // Readers are counted by the post's address; a draft has had none.
     post.published ? services.analyticsReports.postViews(postPath(post.slug), site.timeZone) : undefined,
     services.categories.list(),
@@ -31,6 +35,8 @@ export const loader = editorLoader(POST_EDITOR, async (post, { services, site })
     send: sends.get(post.id),
     fediverse,
     categories: categories.map((category) => category.name),
+    mentions:
+      mentionCounts?.get(post.id) && mentions ? { counts: mentionCounts.get(post.id)!, items: mentions } : undefined,
   };
 });
 
@@ -72,6 +78,13 @@ export default function AdminPostEdit({ loaderData, actionData }: Route.Componen
       />
       <NewsletterPanel postId={loaderData.id} newsletter={loaderData.email.newsletter} send={loaderData.send} />
       {loaderData.fediverse ? <PostFediverseLine postId={loaderData.id} counts={loaderData.fediverse} /> : null}
+      {loaderData.mentions ? (
+        <PostMentionsLine
+          postId={loaderData.id}
+          counts={loaderData.mentions.counts}
+          mentions={loaderData.mentions.items}
+        />
+      ) : null}
       <UnsavedNotice unsavedSince={loaderData.unsavedSince} recovering={loaderData.recovering} />
       <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
         <PostForm

@@ -52,9 +52,9 @@ export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, 
 export default function Blog({ loaderData }: Route.ComponentProps) {
   const { query, posts, page } = loaderData;
   return (
-    <div className="space-y-8">
+    <div className="h-feed space-y-8">
       <header className="space-y-4">
-        <h1 className="font-serif text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">
+        <h1 className="p-name font-serif text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">
           {query ? "Search Results" : "All Blog Posts"}
         </h1>
         <SearchForm id="page-search" label="Search posts" defaultValue={query} className="max-w-xl" />

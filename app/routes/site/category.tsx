@@ -79,11 +79,13 @@ export default function Category({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const view: View = searchParams.get("view") === "list" ? "list" : "grid";
   return (
-    <div className="space-y-8">
+    <div className="h-feed space-y-8">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">Category</p>
-          <h1 className="mt-1 font-serif text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">{category}</h1>
+          <h1 className="p-name mt-1 font-serif text-3xl font-bold text-slate-900 sm:text-4xl dark:text-white">
+            {category}
+          </h1>
           {description ? <p className="mt-2 max-w-2xl text-slate-800 dark:text-slate-200">{description}</p> : null}
           <p className="mt-2 text-slate-700 dark:text-slate-300">{`${page.total} post(s) in this category`}</p>
         </div>

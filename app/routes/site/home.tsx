@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { ErrorPanel } from "~/components/site/error-panel";
 import { PostCard } from "~/components/site/post-card";
+import { logoImage, SITE_ICON_PATHS } from "#domain/site-look.ts";
 import { ArrowRightIcon } from "~/components/ui/icons";
 import { buttonStyles, textLinkStyles } from "~/components/ui/styles";
 import { appContext } from "#server/request-context.ts";
@@ -54,12 +55,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const site = useSite();
   // Without a headline the welcome line heads the page, so it still has its one h1.
   const Welcome = hero.headline ? "p" : "h1";
+  // The logo, else the site icon's largest square, else none.
+  const sitePhoto = logoImage(site.logo)?.src ?? (site.siteIcon ? SITE_ICON_PATHS.manifestLarge.path : undefined);
   return (
     <div className="space-y-16">
-      <section className="rounded-3xl bg-gradient-to-br from-indigo-50 via-white to-sky-50 px-6 py-12 sm:px-12 sm:py-16 dark:from-indigo-950 dark:via-slate-950 dark:to-slate-900">
+      {/* The site's h-card (microformats2): its name, address and picture, as other sites read them. */}
+      <section className="h-card rounded-3xl bg-gradient-to-br from-indigo-50 via-white to-sky-50 px-6 py-12 sm:px-12 sm:py-16 dark:from-indigo-950 dark:via-slate-950 dark:to-slate-900">
         <Welcome className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">
-          Welcome to {site.title}
+          Welcome to <span className="p-name">{site.title}</span>
         </Welcome>
+        <data className="u-url" value="/" />
+        {sitePhoto ? <data className="u-photo" value={sitePhoto} /> : null}
         {hero.headline ? (
           <h1 className="mt-3 max-w-3xl font-serif text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
             {hero.headline}
@@ -93,8 +99,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       )}
 
       {latest.length > 0 ? (
-        <section aria-labelledby="latest-heading" className="space-y-6">
-          <SectionHeading id="latest-heading">Latest Posts</SectionHeading>
+        <section aria-labelledby="latest-heading" className="h-feed space-y-6">
+          <SectionHeading id="latest-heading">
+            <span className="p-name">Latest Posts</span>
+          </SectionHeading>
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {latest.map((post) => (
               <PostCard key={post.id} post={post} headingLevel={3} />

@@ -26,6 +26,7 @@ import {
 } from "#domain/comment.ts";
 import { formText, queryText } from "#domain/forms.ts";
 import { isPostId } from "#domain/post.ts";
+import { WEBMENTION_PATH } from "#domain/webmention.ts";
 import { appContext, userContext } from "#server/request-context.ts";
 import { PostArticleBody } from "~/components/site/post-article-body";
 import type { Route } from "./+types/post";
@@ -156,14 +157,19 @@ export const handle = staticPage;
 
 export const meta: Route.MetaFunction = withSite(({ loaderData, error, matches, location }) => {
   if (error || !loaderData) return errorMeta(error);
-  return postMeta(loaderData.post, { matches, location }, loaderData.author);
+  // Other sites send their mentions here (server/webmention); the Link header says it too.
+  return [
+    ...postMeta(loaderData.post, { matches, location }, loaderData.author),
+    { tagName: "link", rel: "webmention", href: WEBMENTION_PATH },
+  ];
 });
 
 export default function Post({ loaderData, actionData }: Route.ComponentProps) {
   const { post, comments, awaitingModeration, commentsOpen, repliesByEmail, replyTo, writer, related, author } =
     loaderData;
   return (
-    <div className="space-y-16">
+    // The h-entry (microformats2) spans the comments too, which it carries as u-comment.
+    <div className="h-entry space-y-16">
       <article className="mx-auto max-w-3xl space-y-8">
         <PostArticleBody post={post} />
         {author ? <AuthorBox author={author} /> : null}

@@ -25,7 +25,7 @@ export async function insertRemoteReply(
     ...fields,
     status: "pending",
     ipHash: null,
-    remote: { noteUrl: fields.noteUrl, author: fields.remoteAuthor },
+    remote: { noteUrl: fields.noteUrl, author: fields.remoteAuthor, via: "fediverse" },
   });
   const result = await db
     .insertInto("comments")
@@ -106,10 +106,85 @@ export async function countRemoteReplies(
     .selectFrom("comments")
     .select(["post_id", (eb) => eb.fn.countAll<number | string>().as("count")])
     .where("post_id", "in", postIds)
-    .where("remote_note_url", "is not", null)
+    .where("remote_via", "=", "fediverse")
     .where("status", "!=", "spam")
     .groupBy("post_id")
     .execute();
   for (const row of rows) counts.set(row.post_id, Number(row.count));
   return counts;
+}
+
+/** The comment a page's reply by Webmention became, by that page's address; undefined when there is none. */
+export async function findMentionReply(
+  db: Kysely<Database>,
+  source: string,
+): Promise<{ id: string; postId: string; author: string; content: string; status: CommentStatus } | undefined> {
+  const row = await db
+    .selectFrom("comments")
+    .select(["id", "post_id", "author", "content", "status"])
+    .where("remote_note_url", "=", source)
+    .where("remote_via", "=", "webmention")
+    .executeTakeFirst();
+  return row && { id: row.id, postId: row.post_id, author: row.author, content: row.content, status: row.status };
+}
+
+/** A reply by Webmention as a held comment, once per replying page (undefined when it is one already). */
+export async function insertMentionReply(
+  db: Kysely<Database>,
+  fields: {
+    postId: string;
+    author: string;
+    content: string;
+    createdAt: string;
+    heldReason: string;
+    source: string;
+    remoteAuthor: RemoteAuthor;
+  },
+): Promise<Comment | undefined> {
+  const { row, comment } = newCommentRow({
+    ...fields,
+    status: "pending",
+    ipHash: null,
+    remote: { noteUrl: fields.source, author: fields.remoteAuthor, via: "webmention" },
+  });
+  const result = await db
+    .insertInto("comments")
+    .values(row)
+    .onConflict((conflict) => conflict.column("remote_note_url").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 0 ? undefined : comment;
+}
+
+/** A replying page that changed: its new text and author, held again, as the approval was of the old text. */
+export async function updateMentionReply(
+  db: Kysely<Database>,
+  id: string,
+  fields: { author: string; content: string; heldReason: string; remoteAuthor: RemoteAuthor },
+): Promise<void> {
+  await db
+    .updateTable("comments")
+    .set({
+      author: fields.author,
+      content: fields.content,
+      status: "pending",
+      held_reason: fields.heldReason,
+      remote_actor_url: fields.remoteAuthor.url,
+      remote_actor_handle: fields.remoteAuthor.handle,
+    })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Deletes the comment a replying page became (it is gone or no longer links); hands back its post and status. */
+export async function deleteMentionReply(
+  db: Kysely<Database>,
+  source: string,
+): Promise<{ postId: string; status: CommentStatus } | undefined> {
+  const row = await db
+    .deleteFrom("comments")
+    .where("remote_note_url", "=", source)
+    .where("remote_via", "=", "webmention")
+    .returning(["post_id", "status"])
+    .executeTakeFirst();
+  return row && { postId: row.post_id, status: row.status };
 }

@@ -1,5 +1,5 @@
 import { type Insertable, type Kysely, sql } from "kysely";
-import type { Comment, CommentStatus, ModeratedComment, RemoteAuthor } from "#domain/comment.ts";
+import type { Comment, CommentStatus, ModeratedComment, RemoteAuthor, RemoteVia } from "#domain/comment.ts";
 import type { CommentsTable, Database } from "../../kernel/db/schema.ts";
 import { escapeLikePattern, selectPostsAtAddress, selectPublicPosts } from "../../posts/index.ts";
 import { type Db, inTransaction, newId, toIsoString } from "../../kernel/rows.ts";
@@ -86,7 +86,7 @@ export interface NewComment {
   parentId?: string;
   /** The signed-in writer who wrote it. */
   authorUserId?: string;
-  remote?: { noteUrl: string; author: RemoteAuthor };
+  remote?: { noteUrl: string; author: RemoteAuthor; via: RemoteVia };
 }
 
 /** The one way a new comment becomes a row: the row, with a fresh id, and the comment it reads back as. */
@@ -115,6 +115,7 @@ export function newCommentRow(fields: NewComment): { row: Insertable<CommentsTab
       remote_note_url: remote.noteUrl,
       remote_actor_url: remote.author.url,
       remote_actor_handle: remote.author.handle,
+      remote_via: remote.via,
     },
     comment: { ...comment, remoteAuthor: remote.author },
   };
@@ -251,6 +252,8 @@ export async function listModeratedComments(
       "parent.author as parent_author",
       "parent.content as parent_content",
       "parent.status as parent_status",
+      "comments.remote_note_url",
+      "comments.remote_via",
       "posts.title as post_title",
       "posts.slug as post_slug",
     ])
@@ -270,6 +273,7 @@ export async function listModeratedComments(
     ...(row.parent_author !== null && row.parent_content !== null && row.parent_status !== null
       ? { parent: { author: row.parent_author, content: row.parent_content, status: row.parent_status } }
       : {}),
+    ...(row.remote_via === "webmention" && row.remote_note_url ? { mentionSource: row.remote_note_url } : {}),
   }));
 }
 

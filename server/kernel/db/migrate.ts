@@ -29,6 +29,7 @@ import { commentThreadsSchema } from "./migrations/0025-comment-threads.ts";
 import { categoriesSchema } from "./migrations/0026-categories.ts";
 import { authorsSchema } from "./migrations/0027-authors.ts";
 import { commentEmailsSchema } from "./migrations/0028-comment-emails.ts";
+import { webmentionSchema } from "./migrations/0029-webmention.ts";
 import { appKeysSchema } from "./migrations/0030-app-keys.ts";
 import { commentThreadStartersSchema } from "./migrations/0034-comment-thread-starters.ts";
 import type { Database } from "./schema.ts";
@@ -64,6 +65,7 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0026-categories": categoriesSchema(),
     "0027-authors": authorsSchema(dialect),
     "0028-comment-emails": commentEmailsSchema(),
+    "0029-webmention": webmentionSchema(dialect),
     "0030-app-keys": appKeysSchema(),
     "0034-comment-thread-starters": commentThreadStartersSchema(),
   };

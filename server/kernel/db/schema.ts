@@ -1,7 +1,8 @@
 import type { ColumnType, Generated } from "kysely";
-import type { CommentStatus } from "#domain/comment.ts";
+import type { CommentStatus, RemoteVia } from "#domain/comment.ts";
 import type { SubscriberSource, SubscriberState } from "#domain/newsletter.ts";
 import type { Post, PostNewsletter } from "#domain/post.ts";
+import type { MentionKind } from "#domain/webmention.ts";
 
 /** Timestamps go in as ISO strings; PostgreSQL hands back Date, SQLite the stored text. */
 type Timestamp = ColumnType<Date | string, string, string>;
@@ -35,6 +36,10 @@ export interface PostsTable {
   canonical_url: ColumnType<string, string | undefined, string>;
   /** The post's email: 'off', 'wanted', 'sent' or 'closed' (domain/post.ts PostNewsletter). */
   newsletter: ColumnType<PostNewsletter, PostNewsletter | undefined, PostNewsletter>;
+  /** 0 or 1: the writer turned off Webmentions to the pages this post links (migration 0029). */
+  webmentions_off: ColumnType<number, number | undefined, number>;
+  /** When the post's Webmentions were last queued (migration 0029); null: never. */
+  webmentions_queued_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 /**
@@ -73,6 +78,8 @@ export const POST_COLUMNS = {
   updated_at: { field: "updatedAt", kind: "time" },
   canonical_url: { field: "canonicalUrl", kind: "text" },
   newsletter: { field: "newsletter", kind: "text" },
+  webmentions_off: { field: "webmentionsOff", kind: "flag" },
+  webmentions_queued_at: { field: null, kind: "optional time" },
   content_html: { field: "contentHtml", kind: "text", body: true },
   reading_minutes: { field: "readingMinutes", kind: "count" },
   search_key: { field: null, kind: "count" },
@@ -143,6 +150,11 @@ export interface CommentsTable {
   parent_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The signed-in writer who wrote it (migration 0025); null for a reader's comment. */
   author_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * Where a remote comment came from (migration 0029): 'fediverse', or 'webmention' (then
+   * `remote_note_url` is the page that replied); null for a comment written here.
+   */
+  remote_via: ColumnType<RemoteVia | null, RemoteVia | null | undefined, RemoteVia | null>;
 }
 
 /** Addresses (as hashes) whose comments are held: added when a moderator marks a comment as spam. */
@@ -176,6 +188,40 @@ export interface CommentReplyNoticesTable {
 export interface CommentEmailDigestsTable {
   day: string;
   covered_until: string;
+}
+
+/** Which way a Webmention job goes: a mention received to verify, or one of ours to send. */
+export type WebmentionDirection = "receive" | "send";
+
+/** The Webmention queue (migration 0029, server/webmention). */
+export interface WebmentionJobsTable {
+  id: Generated<number>;
+  direction: WebmentionDirection;
+  source: string;
+  target: string;
+  state: "queued" | "claimed" | "done" | "failed";
+  generation: ColumnType<number, number | undefined, number>;
+  linked: ColumnType<number, number | undefined, number>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** A verified mention of a post by another page (migration 0029). */
+export interface WebmentionsTable {
+  id: string;
+  post_id: string;
+  source: string;
+  kind: MentionKind;
+  author_name: string;
+  author_url: string;
+  /** The comment a reply became (the comments capability's); null for the other kinds. */
+  comment_id: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Small site-wide settings, one JSON value per key, each validated by its own schema on read. */
@@ -637,6 +683,8 @@ export interface Database {
   analytics_feed_fetches: AnalyticsFeedFetchesTable;
   analytics_feed_daily: AnalyticsFeedDailyTable;
   fediverse_followers: FediverseFollowersTable;
+  webmention_jobs: WebmentionJobsTable;
+  webmentions: WebmentionsTable;
   fediverse_reactions: FediverseReactionsTable;
   fedify_kv: FedifyKvTable;
   fedify_messages: FedifyMessagesTable;

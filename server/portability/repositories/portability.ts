@@ -71,6 +71,12 @@ export const NOT_EXPORTED: Record<string, string> = {
     "readers' addresses for reply emails, sealed under this blog's secret: personal data no other blog can open",
   comment_reply_notices: "which reply emails this blog has sent, not content",
   comment_reply_optouts: "addresses (as hashes under this blog's secret) that asked for no reply emails",
+  "comments.remote_via":
+    "a reply by Webmention or from the fediverse travels as a comment (its author's name and text)",
+  "posts.webmentions_queued_at": "when this blog last told the pages a post links; a moved blog tells them again",
+  webmention_jobs: "this blog's queue of mentions to check and notices to send, not content",
+  webmentions:
+    "what other sites said of each post, checked by this blog: it checks them again when they are sent again",
   fedify_kv: "Fedify's cache of remote documents and its bookkeeping, rebuilt as it is needed",
   fedify_messages: "deliveries still queued to this blog's followers, who stay with it",
   fediverse_posts: "what this blog's followers were sent about each post; a moved blog starts without followers",
