@@ -205,6 +205,7 @@ describe("a post's readers in its editor", () => {
           findPreviewLinkCreatedAt: vi.fn(() => Promise.resolve(undefined)),
         },
         postNewsletter: { emailOn: false, findSends: vi.fn(() => Promise.resolve(new Map())) },
+        categories: { list: vi.fn(() => Promise.resolve([])) },
       };
       const { context } = createRouteTestContext(services, EDITOR);
       const page = await settle(() =>

@@ -238,6 +238,7 @@ describe("the Fediverse screen", () => {
           findPreviewLinkCreatedAt: vi.fn(() => Promise.resolve(undefined)),
         },
         postNewsletter: { emailOn: false, findSends: vi.fn(() => Promise.resolve(new Map())) },
+        categories: { list: vi.fn(() => Promise.resolve([])) },
         analyticsReports: { postViews: vi.fn(() => Promise.resolve(undefined)) },
       };
       const { context } = createRouteTestContext(services, TEST_EDITOR);
