@@ -7,26 +7,23 @@ import {
   type CommentStatus,
   type CommentThreadPage,
   type ModerationAction,
-  type RemoteAuthor,
-  REPLY_PARENT_GONE_MESSAGE,
 } from "#domain/comment.ts";
 import { type CommentSettings, commentSettingsSchema, DEFAULT_COMMENT_SETTINGS } from "#domain/comment-settings.ts";
-import { COMMENTS_PER_PAGE, pageWindow } from "#domain/pagination.ts";
 import type { Database } from "../kernel/db/schema.ts";
 import { COMMENTS_CLOSED_MESSAGE } from "#domain/comment.ts";
 import { DomainError, RateLimitedError } from "#domain/errors.ts";
 import * as comments from "./repositories/comments.ts";
-import * as remoteReplies from "./repositories/comments-remote.ts";
-import * as threads from "./repositories/comments-threads.ts";
+import { COMMENT_ID_PATTERN, createThreadReads } from "./threads.ts";
 import { type ContentChanges, createContentChanges, postTag } from "../kernel/content-changes.ts";
 import * as settings from "../kernel/repositories/settings.ts";
 import { areCommentsClosed, COMMENT_POLICY, decideComment } from "./policy.ts";
 import { createRateLimiter, type RateLimitPolicy } from "../kernel/rate-limit.ts";
-import { remoteAuthorName, remoteReplyText } from "./remote-reply-text.ts";
+import { createRemoteReplies } from "./remote-replies.ts";
 import { inTransaction } from "../kernel/rows.ts";
-import type { CommentMoment } from "./repositories/comments.ts";
+import * as moments from "./repositories/comment-moments.ts";
+import type { CommentMoment } from "./repositories/comment-moments.ts";
 
-export type { CommentMoment } from "./repositories/comments.ts";
+export type { CommentMoment } from "./repositories/comment-moments.ts";
 
 /**
  * What follows a comment's life, registered in server/composition.ts (the comment emails). Its
@@ -57,11 +54,6 @@ export const COMMENT_RATE_LIMIT: RateLimitPolicy = { maxHits: 20, windowMs: 10 *
 export const MODERATION_PAGE_SIZE = 50;
 
 const SETTINGS_KEY = "comments";
-/** What the Comments screen says of a reply from the fediverse: every one waits for the moderator. */
-export const REMOTE_REPLY_HELD_REASON = "Reply from the fediverse";
-/** Followed by the replying page's address. */
-export const MENTION_REPLY_HELD_REASON = "Reply by Webmention from";
-const COMMENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface CommentServiceDeps {
   db: Kysely<Database>;
@@ -113,40 +105,7 @@ export function createCommentService({
   const validIds = (ids: readonly string[]) =>
     [...new Set(ids)].filter((id) => COMMENT_ID_PATTERN.test(id)).slice(0, MODERATION_PAGE_SIZE);
 
-  /**
-   * One page of a post's threads, all the public ever sees of its comments: approved top-level
-   * comments newest first, each with its approved replies oldest first. Three statements
-   * whatever the page: the page of threads and the counts, then the replies of those threads.
-   */
-  async function listPublicComments(postId: string, page = 1): Promise<CommentThreadPage> {
-    const [starters, counts] = await Promise.all([
-      threads.listThreadStarters(db, postId, pageWindow(page, COMMENTS_PER_PAGE)),
-      threads.countVisibleComments(db, postId),
-    ]);
-    const replies = await threads.listApprovedReplies(
-      db,
-      starters.map((comment) => comment.id),
-    );
-    const items = starters.map((comment) => ({
-      ...comment,
-      replies: replies.filter((reply) => reply.parentId === comment.id),
-    }));
-    return { items, total: counts.threads, page, pageSize: COMMENTS_PER_PAGE, commentCount: counts.comments };
-  }
-
-  /**
-   * The thread a reply joins, given the comment it answers on this post (a reply's reply joins
-   * the same top-level comment). Readers answer only what they are shown; a writer also answers
-   * a held comment, never spam.
-   */
-  async function findThread(postId: string, replyTo: string, who: "reader" | "writer") {
-    const target = COMMENT_ID_PATTERN.test(replyTo) ? await threads.findReplyTarget(db, postId, replyTo) : undefined;
-    const answerable = (status: CommentStatus) => status === "approved" || (who === "writer" && status === "pending");
-    if (!target || !answerable(target.status) || !answerable(target.threadStatus)) {
-      throw new DomainError("REPLY_PARENT_GONE", REPLY_PARENT_GONE_MESSAGE);
-    }
-    return { ...target, page: Math.floor(target.newerThreads / COMMENTS_PER_PAGE) + 1 };
-  }
+  const { listPublicComments, findThread } = createThreadReads(db);
 
   /**
    * Stores a comment through `insert` and tells `life` of it in the same transaction; without
@@ -161,7 +120,7 @@ export function createCommentService({
     const taken = await inTransaction(db, async (trx) => {
       const inserted = await insert(trx);
       if (!inserted) return inserted;
-      const [moment] = await comments.listCommentMoments(trx, [inserted.id]);
+      const [moment] = await moments.listCommentMoments(trx, [inserted.id]);
       for (const hooks of work) await hooks.taken?.(moment!, trx, reader);
       if (moment!.status === "approved") for (const hooks of work) await hooks.published?.([moment!], trx);
       return inserted;
@@ -175,7 +134,7 @@ export function createCommentService({
     if (life.length === 0) return comments.approveComments(db, ids);
     const work = await Promise.all(life.map((hooks) => hooks.prepare()));
     const approved = await inTransaction(db, async (trx) => {
-      const becoming = (await comments.listCommentMoments(trx, ids)).filter((moment) => moment.status !== "approved");
+      const becoming = (await moments.listCommentMoments(trx, ids)).filter((moment) => moment.status !== "approved");
       const changed = await comments.approveComments(trx, ids);
       const published = becoming.map((moment) => ({ ...moment, status: "approved" as const }));
       if (published.length > 0) for (const hooks of work) await hooks.published?.(published, trx);
@@ -336,144 +295,7 @@ export function createCommentService({
       return added;
     },
 
-    /**
-     * A reply from the fediverse to a public post whose comments are open becomes a held comment
-     * (issue 25): its HTML read as text (remote-reply-text.ts), its author's name and handle, a
-     * link to their profile. The same note again changes nothing; an edit of it (same author)
-     * replaces the text and holds it again. Undefined when the post takes no comment or the
-     * note has no text.
-     */
-    async receiveRemoteReply(reply: {
-      postId: string;
-      /** The top-level comment it answers, when it replies to a note that is a comment here (`findNoteThread`). */
-      parentId?: string;
-      noteUrl: string;
-      remoteAuthor: RemoteAuthor;
-      authorName: string | null;
-      contentHtml: string;
-      published?: Date;
-    }): Promise<{ commentId: string; outcome: "held" | "edited" | "unchanged" } | undefined> {
-      const at = now();
-      const content = remoteReplyText(reply.contentHtml);
-      const author = remoteAuthorName(reply.authorName, reply.remoteAuthor.handle);
-      if (content === "") return undefined;
-      const existing = await remoteReplies.findRemoteReply(db, reply.noteUrl, reply.remoteAuthor.url);
-      if (existing) {
-        // Spam stays spam whatever its author edits.
-        if (existing.content === content || existing.status === "spam") {
-          return { commentId: existing.id, outcome: "unchanged" };
-        }
-        await remoteReplies.updateRemoteReply(db, existing.id, {
-          author,
-          content,
-          heldReason: REMOTE_REPLY_HELD_REASON,
-        });
-        if (existing.status === "approved") changes.publish([postTag(existing.postId)], "comment");
-        return { commentId: existing.id, outcome: "edited" };
-      }
-      const [found, policySettings] = await Promise.all([
-        comments.findCommentablePost(db, reply.postId, at.toISOString()),
-        readSettings(),
-      ]);
-      const post = found?.post;
-      if (!post || post.id !== reply.postId || areCommentsClosed(post, policySettings, at)) return undefined;
-      // A remote clock may be ahead, or lie: a reply is never dated after its arrival.
-      const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
-      const comment = await takeComment((trx) =>
-        remoteReplies.insertRemoteReply(trx, {
-          postId: post.id,
-          author,
-          content,
-          createdAt: published.toISOString(),
-          heldReason: REMOTE_REPLY_HELD_REASON,
-          noteUrl: reply.noteUrl,
-          remoteAuthor: reply.remoteAuthor,
-          parentId: reply.parentId,
-        }),
-      );
-      return comment && { commentId: comment.id, outcome: "held" };
-    },
-
-    /**
-     * Where a note replying to another note belongs, when that note became a comment here: its
-     * post and the thread it joins. Undefined for any other note, and for spam.
-     */
-    async findNoteThread(noteUrl: string): Promise<{ postId: string; threadId: string } | undefined> {
-      return remoteReplies.findNoteThread(db, noteUrl);
-    },
-
-    /** Removes the comment a note became, when its author deletes the note; false when there was none. */
-    async removeRemoteReply(noteUrl: string, actorUrl: string): Promise<boolean> {
-      const removed = await remoteReplies.deleteRemoteReply(db, noteUrl, actorUrl);
-      if (removed?.status === "approved") changes.publish([postTag(removed.postId)], "comment");
-      return removed !== undefined;
-    },
-
-    /**
-     * A page that replied to a public post by Webmention (server/webmention) becomes a held
-     * comment, as a fediverse reply does: its content read as text, its author linked. The page
-     * changed: its comment takes the new text and waits for the moderator again; unchanged (or
-     * spam), it stays as it is. Undefined when the post takes no comment or the reply has no text.
-     */
-    async receiveMentionReply(reply: {
-      postId: string;
-      source: string;
-      remoteAuthor: RemoteAuthor;
-      authorName: string | null;
-      contentHtml: string;
-      published?: Date;
-    }): Promise<{ commentId: string; outcome: "held" | "edited" | "unchanged" } | undefined> {
-      const at = now();
-      const content = remoteReplyText(reply.contentHtml);
-      const author = remoteAuthorName(reply.authorName, reply.remoteAuthor.handle);
-      if (content === "") return undefined;
-      const heldReason = `${MENTION_REPLY_HELD_REASON} ${reply.source}`;
-      const existing = await remoteReplies.findMentionReply(db, reply.source);
-      if (existing) {
-        if ((existing.content === content && existing.author === author) || existing.status === "spam") {
-          return { commentId: existing.id, outcome: "unchanged" };
-        }
-        await remoteReplies.updateMentionReply(db, existing.id, {
-          author,
-          content,
-          heldReason,
-          remoteAuthor: reply.remoteAuthor,
-        });
-        if (existing.status === "approved") changes.publish([postTag(existing.postId)], "comment");
-        return { commentId: existing.id, outcome: "edited" };
-      }
-      const [found, policySettings] = await Promise.all([
-        comments.findCommentablePost(db, reply.postId, at.toISOString()),
-        readSettings(),
-      ]);
-      const post = found?.post;
-      if (!post || post.id !== reply.postId || areCommentsClosed(post, policySettings, at)) return undefined;
-      const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
-      const comment = await takeComment((trx) =>
-        remoteReplies.insertMentionReply(trx, {
-          postId: post.id,
-          author,
-          content,
-          createdAt: published.toISOString(),
-          heldReason,
-          source: reply.source,
-          remoteAuthor: reply.remoteAuthor,
-        }),
-      );
-      return comment && { commentId: comment.id, outcome: "held" };
-    },
-
-    /** Removes the comment a replying page became, when it is gone or no longer links the post. */
-    async removeMentionReply(source: string): Promise<boolean> {
-      const removed = await remoteReplies.deleteMentionReply(db, source);
-      if (removed?.status === "approved") changes.publish([postTag(removed.postId)], "comment");
-      return removed !== undefined;
-    },
-
-    /** Replies from the fediverse per post, held ones included, spam left out. */
-    async countRemoteReplies(postIds: readonly string[]): Promise<Map<string, number>> {
-      return remoteReplies.countRemoteReplies(db, postIds);
-    },
+    ...createRemoteReplies({ db, now, changes, takeComment, readSettings }),
 
     /**
      * Everything under a post's article: a page of its threads (newest first, replies oldest
@@ -496,12 +318,12 @@ export function createCommentService({
 
     /** The comments taken in [from, to), for the writer's daily digest (server/comment-emails). */
     async listCommentsTakenBetween(from: Date, to: Date, limit: number, trx?: Transaction<Database>) {
-      return comments.listCommentsTakenBetween(trx ?? db, { from: from.toISOString(), to: to.toISOString(), limit });
+      return moments.listCommentsTakenBetween(trx ?? db, { from: from.toISOString(), to: to.toISOString(), limit });
     },
 
     /** These comments with their post's title and address, in the caller's transaction when given. */
     async listCommentMoments(ids: readonly string[], trx?: Transaction<Database>): Promise<CommentMoment[]> {
-      return comments.listCommentMoments(trx ?? db, validIds(ids));
+      return moments.listCommentMoments(trx ?? db, validIds(ids));
     },
 
     async countPending(): Promise<number> {
