@@ -16,8 +16,8 @@ import type { RateLimiter, RateLimitPolicy } from "../kernel/rate-limit.ts";
 import type { SettingsStore } from "../kernel/settings-store.ts";
 import { type PeriodicWorker, periodicWorker, type Worker, type WorkerErrorReporter } from "../kernel/workers.ts";
 import type { CommentService } from "../comments/index.ts";
-import { findPostById, type PostLife } from "../posts/index.ts";
-import { inTransaction } from "../kernel/rows.ts";
+import { findPostById, type PostLife, type SaveWork } from "../posts/index.ts";
+import { type Db, inTransaction } from "../kernel/rows.ts";
 import { discoverEndpoint } from "./discovery.ts";
 import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchPage, FetchRefusedError } from "./fetch-page.ts";
 import * as jobs from "./repositories/webmention-jobs.ts";
@@ -242,31 +242,48 @@ export function createWebmentionService({
 
   /**
    * Queues notices to every page the post links, and to those it linked before and no longer
-   * does, in one transaction with the post's mark; `onlyIfDue` (its scheduled time came) does it
-   * only when no other server did. True when it queued anything.
+   * does, with the post's mark, in `trx`; `onlyIfDue` (its scheduled time came) does it only
+   * when no other server did. True when it queued anything.
    */
-  async function queueNotices(post: Post, onlyIfDue = false): Promise<boolean> {
-    const settings = await storedSettings.read();
-    if (!settings.send) return false;
+  async function queueNoticesIn(trx: Db, post: Post, onlyIfDue: boolean): Promise<boolean> {
     const source = new URL(postPath(post.slug), site).href;
     const linked = post.webmentionsOff ? [] : linkedAddresses(post.contentHtml, siteUrl);
     const at = now().toISOString();
-    const queued = await inTransaction(db, async (trx) => {
-      if (!(await mentions.markNoticesQueued(trx, post.id, at, onlyIfDue))) return false;
-      const before = await jobs.listSentTargets(trx, source);
-      const dropped = before.filter((target) => !linked.includes(target));
-      await jobs.requestJobs(
-        trx,
-        [
-          ...linked.map((target) => ({ direction: "send" as const, source, target, linked: true })),
-          ...dropped.map((target) => ({ direction: "send" as const, source, target, linked: false })),
-        ],
-        at,
-      );
-      return linked.length + dropped.length > 0;
-    });
-    if (queued) wakeWorker();
-    return queued;
+    if (!(await mentions.markNoticesQueued(trx, post.id, at, onlyIfDue))) return false;
+    const before = await jobs.listSentTargets(trx, source);
+    const dropped = before.filter((target) => !linked.includes(target));
+    await jobs.requestJobs(
+      trx,
+      [
+        ...linked.map((target) => ({ direction: "send" as const, source, target, linked: true })),
+        ...dropped.map((target) => ({ direction: "send" as const, source, target, linked: false })),
+      ],
+      at,
+    );
+    return linked.length + dropped.length > 0;
+  }
+
+  /**
+   * A save's notices, queued in the save's own transaction (PostLife `inSave`), so a save that
+   * committed has its notices queued whatever becomes of this process; the settings are read
+   * before the transaction opens.
+   */
+  /** Posts whose save queued their notices, until that save's `afterCommit` (afterRestore) sees them. */
+  const queuedWithSave = new Set<string>();
+
+  async function noticesWithSave(): Promise<SaveWork | undefined> {
+    if (!(await storedSettings.read()).send) return undefined;
+    let queued = false;
+    return {
+      run: async (post, trx) => {
+        queued = await queueNoticesIn(trx, post, false);
+        queuedWithSave.add(post.id);
+        return post;
+      },
+      afterCommit: () => {
+        if (queued) wakeWorker();
+      },
+    };
   }
 
   /** Scheduled posts whose time came (in the last week) and that no server announced yet. */
@@ -275,7 +292,8 @@ export function createWebmentionService({
     const since = new Date(at.getTime() - ARRIVALS_LOOK_BACK_MS).toISOString();
     for (const id of await mentions.findArrivedPostsToAnnounce(db, at.toISOString(), since)) {
       const post = await findPostById(db, id);
-      if (post) await queueNotices(post, true);
+      if (!post || !(await storedSettings.read()).send) continue;
+      if (await inTransaction(db, (trx) => queueNoticesIn(trx, post, true))) wakeWorker();
     }
   }
 
@@ -338,12 +356,24 @@ export function createWebmentionService({
      * the caller's to hear; the save itself stands.
      */
     postLife(onError: WorkerErrorReporter): PostLife {
-      const afterCommit = (post: Post) => void queueNotices(post).catch(onError);
+      // A restored revision is written without a save's hooks (only `afterCommit` runs): its
+      // notices are queued once it committed, in a transaction of their own.
+      const afterRestore = (post: Post) => {
+        if (queuedWithSave.delete(post.id)) return;
+        void (async () => {
+          if (!(await storedSettings.read()).send) return;
+          if (await inTransaction(db, (trx) => queueNoticesIn(trx, post, false))) wakeWorker();
+        })().catch(onError);
+      };
       return {
         // A scheduled post has no save when its time comes: every server's clock looks, and the
         // post's mark (webmentions_queued_at) lets one of them queue its notices.
-        becamePublic: { afterCommit, byClock: (arrived) => (arrived ? announceArrivedPosts() : Promise.resolve()) },
-        changedWhilePublic: { afterCommit },
+        becamePublic: {
+          inSave: noticesWithSave,
+          afterCommit: afterRestore,
+          byClock: (arrived) => (arrived ? announceArrivedPosts() : Promise.resolve()),
+        },
+        changedWhilePublic: { inSave: noticesWithSave, afterCommit: afterRestore },
       };
     },
 
