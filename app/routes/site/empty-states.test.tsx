@@ -33,7 +33,12 @@ describe("empty states", () => {
   });
 
   it("a home page with no posts says so instead of an empty feature", () => {
-    const html = renderRoute("/", Home as React.ComponentType, { featured: null, latest: [], categories: [] });
+    const html = renderRoute("/", Home as React.ComponentType, {
+      hero: { headline: "Notes on building for the web", introductionHtml: "" },
+      featured: null,
+      latest: [],
+      categories: [],
+    });
     expect(html).toContain("No blog posts available.");
     expect(html).not.toContain("Featured Post");
   });

@@ -11,11 +11,20 @@ import { appContext } from "#server/request-context.ts";
 
 const readFailed = () => Promise.reject(new DatabaseUnavailableError());
 
+/** What the home and category loaders read beside the posts: the writer's words and categories. */
+const siteSettings = { homeHero: () => Promise.resolve({ headline: "Notes", introductionHtml: "" }) };
+const categories = {
+  atAddress: (routeValue: string) => {
+    const name = routeValue.charAt(0).toUpperCase() + routeValue.slice(1);
+    return Promise.resolve({ category: { name, slug: routeValue, description: "" } });
+  },
+};
+
 describe("site loaders when the database cannot be read", () => {
   const postsMessage = { status: 503, body: { message: "Failed to load posts. Please try again." } };
 
   it("home, blog and category answer 503 'Failed to load posts. Please try again.'", async () => {
-    const home = createRouteTestContext({ posts: { getHomePage: readFailed } }, null).context;
+    const home = createRouteTestContext({ posts: { getHomePage: readFailed }, siteSettings }, null).context;
     expect(await settle(() => homeLoader(routeArgs(new Request("http://localhost/"), home, {})))).toMatchObject(
       postsMessage,
     );
@@ -23,7 +32,7 @@ describe("site loaders when the database cannot be read", () => {
     expect(await settle(() => blogLoader(routeArgs(new Request("http://localhost/blog"), blog, {})))).toMatchObject(
       postsMessage,
     );
-    const category = createRouteTestContext({ posts: { listCategoryPosts: readFailed } }, null).context;
+    const category = createRouteTestContext({ posts: { listCategoryPosts: readFailed }, categories }, null).context;
     expect(
       await settle(() =>
         categoryLoader(routeArgs(new Request("http://localhost/category/design"), category, { category: "design" })),
@@ -93,7 +102,7 @@ describe("public lists", () => {
       Promise.resolve({ items: [], total: 0, page, pageSize });
     const listPublishedPosts = vi.fn(emptyPage);
     const listCategoryPosts = vi.fn(emptyPage);
-    const { context } = createRouteTestContext({ posts: { listPublishedPosts, listCategoryPosts } }, null);
+    const { context } = createRouteTestContext({ posts: { listPublishedPosts, listCategoryPosts }, categories }, null);
     const app = context.get(appContext);
     context.set(appContext, { ...app, site: { ...app.site, postsPerPage: 7 } });
 
