@@ -46,7 +46,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="min-h-screen bg-slate-50 md:flex dark:bg-slate-950">
       <meta name="robots" content="noindex" />
-      <aside className="border-b border-slate-200 bg-white md:sticky md:top-0 md:flex md:h-screen md:w-60 md:shrink-0 md:flex-col md:border-r md:border-b-0 dark:border-slate-800 dark:bg-slate-900">
+      <aside className="border-b border-slate-200 bg-white md:sticky md:top-0 md:flex md:h-screen md:w-60 md:shrink-0 md:flex-col md:overflow-y-auto md:border-r md:border-b-0 dark:border-slate-800 dark:bg-slate-900">
         <div className="flex items-center justify-between gap-2 px-4 pt-3 md:block md:px-5 md:pt-6">
           <NavLink to="/" className="text-lg font-bold tracking-tight">
             Blog Admin
