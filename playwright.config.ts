@@ -39,7 +39,7 @@ function blogServer(name: string, port: number, url: string) {
 }
 
 // The browser `npm test` found or installed (scripts/ensure-chromium.ts); flags keep it off the network.
-const chromiumArgs = [
+export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
@@ -60,7 +60,7 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: findChromium(),
-      args: chromiumArgs,
+      args: CHROMIUM_ARGS,
     },
   },
   projects: [

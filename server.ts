@@ -59,9 +59,10 @@ async function main(): Promise<void> {
     sessionSecret,
     siteUrl: config.siteUrl,
     fediverseAllowPrivateAddress: config.fediverseAllowPrivateAddress,
-    emailOn: config.mail !== undefined,
+    mail: config.mail,
     countryOf: config.geoipDb ? await server.openCountryLookup(config.geoipDb) : undefined,
     onWebmentionError: server.reportTo(logger, "queueing a post's Webmentions failed"),
+    onWebhookError: server.reportTo(logger, "queueing a post's webhook calls failed"),
   });
   await server.prepareDatabase(database, config, services, logger);
 
@@ -126,9 +127,12 @@ async function main(): Promise<void> {
     );
   }
 
-  // The outbox's worker: every app server with SMTP_URL sends its share of what is queued.
-  const mailer = config.mail ? await server.createMailer(config.mail) : undefined;
-  if (!mailer) logger.info("Email is off: set SMTP_URL and MAIL_FROM to send newsletters (README, Configuration).");
+  // The outbox's worker: every app server sends its share of what is queued, through SMTP_URL or
+  // the mail server saved on Settings → Email; while neither is set up and tested it waits.
+  const mailer = server.createMailer({ rate: config.smtpRate, current: services.email.transport });
+  if (!(await services.email.isOn())) {
+    logger.info("Email is off: set it up in the admin (Settings → Email), or set SMTP_URL and MAIL_FROM.");
+  }
 
   // This server's background loops (server/kernel/workers.ts), started in this order and stopped
   // in the reverse one on SIGTERM, each after the run in flight: the batch being sent is recorded,
@@ -146,21 +150,19 @@ async function main(): Promise<void> {
     services.subscribers.worker,
     // Every app server delivers its share of the fediverse queue and sweeps for posts to send.
     fediverse.worker,
-    ...(mailer
-      ? [
-          services.outbox.worker(
-            mailer,
-            server.reportTo(logger, "sending queued email failed"),
-            // The confirmations subscriptions asked for are queued by whichever server looks first
-            // (their answer went before the email was queued).
-            services.subscriptions.sendRequestedConfirmations,
-          ),
-          // Each server looks for the day's comment digest; the day's row lets one send it.
-          services.commentEmails.digestWorker(server.reportTo(logger, "queuing the comment digest failed")),
-        ]
-      : []),
+    services.outbox.worker(
+      mailer,
+      server.reportTo(logger, "sending queued email failed"),
+      // The confirmations subscriptions asked for are queued by whichever server looks first
+      // (their answer went before the email was queued).
+      services.subscriptions.sendRequestedConfirmations,
+    ),
+    // Each server looks for the day's comment digest; the day's row lets one send it.
+    services.commentEmails.digestWorker(server.reportTo(logger, "queuing the comment digest failed")),
     // Every app server verifies its share of received mentions and sends the posts' notices.
     services.webmention.worker(server.reportTo(logger, "working the Webmention queue failed")),
+    // Every app server delivers its share of the webhook calls.
+    services.webhooks.worker(server.reportTo(logger, "delivering webhooks failed")),
     // Scheduled posts become public through the same door as a save (server/posts/service.ts, PostLife).
     services.posts.scheduledPosts(server.reportTo(logger, "looking for scheduled posts failed")),
   ];
@@ -181,7 +183,7 @@ async function main(): Promise<void> {
     listener.close(async () => {
       // Each finishes its run in flight before the database closes; what is still queued waits there.
       await server.stopWorkers(workers, logger);
-      mailer?.close();
+      mailer.close();
       await vite?.close();
       await relay?.close();
       await database.close();

@@ -68,3 +68,27 @@ describe("the feeds every page names in its head", () => {
     expect(feeds.map((feed) => feed.title).join()).not.toContain("Inkwell");
   });
 });
+
+describe("the writing apps' endpoints every page names in its head", () => {
+  it("are Micropub's and IndieAuth's, on the home page and a category's alike, with no script added", () => {
+    for (const path of ["/", "/category/design"]) {
+      const head = renderHead(path);
+      for (const [rel, href] of [
+        ["micropub", "/micropub"],
+        ["authorization_endpoint", "/indieauth/auth"],
+        ["token_endpoint", "/indieauth/token"],
+        ["indieauth-metadata", "/.well-known/oauth-authorization-server"],
+      ]) {
+        expect(head, `${path} ${rel}`).toContain(`<link rel="${rel}" href="${href}"/>`);
+      }
+      expect(head).not.toMatch(/<script[^>]*src=/);
+    }
+  });
+});
+
+describe("the XML-RPC endpoint every page announces", () => {
+  it("names the RSD document as MarsEdit and other MetaWeblog apps look for it", () => {
+    expect(renderHead("/")).toMatch(/<link rel="EditURI" type="application\/rsd\+xml" title="RSD" href="\/rsd.xml"\/>/);
+    expect(renderHead("/category/design")).toContain('rel="EditURI"');
+  });
+});

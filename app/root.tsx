@@ -6,10 +6,12 @@ import { appContext, userContext } from "#server/request-context.ts";
 import { errorMeta, feedLinks, pageMeta, siteNameFrom, withSite } from "./lib/meta";
 import { InlineStylesContext } from "./lib/inline-styles";
 import { isDomainError } from "#domain/errors.ts";
+import { MICROPUB_DISCOVERY_LINKS } from "#domain/micropub.ts";
 import { countsViews, pageScript } from "./lib/page-script";
 import { pageHydrates } from "./lib/static-page";
 import { useSite } from "./lib/use-site";
 import { lookStylesheet, MANIFEST_PATH, SITE_ICON_PATHS } from "#domain/site-look.ts";
+import { RSD_PATH } from "#domain/apps.ts";
 
 /** Resolves the signed-in admin once per request, for every loader and action below. */
 const sessionMiddleware: Route.MiddlewareFunction = async ({ request, context }) => {
@@ -35,7 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   // Every page carries this; the email settings stay out of it, so no page shows the Reply-To to scrapers.
   const { emailFromName: _emailFromName, emailReplyTo: _emailReplyTo, ...shown } = site;
-  const [countViews, authors] = await Promise.all([
+  const [countViews, authors, subscriptionsOpen] = await Promise.all([
     // Readers' pages send the analytics beacon while counting is on; while the database is down,
     // not. Any other failure is a bug and reaches the error boundary.
     services.analytics.settings().then(
@@ -51,11 +53,17 @@ export async function loader({ context }: Route.LoaderArgs) {
       if (isDomainError(error, "DATABASE_UNAVAILABLE")) return [];
       throw error;
     }),
+    // The subscribe form shows while email is on (SMTP_URL, or a tested server on Settings → Email);
+    // while the database is down, not.
+    services.subscriptions.isOpen().catch((error: unknown) => {
+      if (isDomainError(error, "DATABASE_UNAVAILABLE")) return false;
+      throw error;
+    }),
   ]);
   return {
     user: user ? { username: user.username, email: user.email, role: user.role, isAdmin: user.isAdmin } : null,
     site: shown,
-    subscriptionsOpen: services.subscriptions.open,
+    subscriptionsOpen,
     countViews,
     authors,
   };
@@ -89,6 +97,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {feedLinks(siteNameFrom(matches)).map((link) => (
           <link key={link.href} {...link} />
         ))}
+        {/* Writing apps find Micropub and IndieAuth from any of the blog's addresses (server/micropub). */}
+        {MICROPUB_DISCOVERY_LINKS.map((link) => (
+          <link key={link.rel} rel={link.rel} href={link.href} />
+        ))}
+        {/* Really Simple Discovery: how MarsEdit and other MetaWeblog apps find /xmlrpc.php from the blog's address. */}
+        <link rel="EditURI" type="application/rsd+xml" title="RSD" href={RSD_PATH} />
       </head>
       <body
         className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100"

@@ -17,6 +17,8 @@ export default [
     route("login", "routes/site/login.tsx"),
     route("login/code", "routes/site/login-code.tsx"),
     route("invite", "routes/site/invite.tsx"),
+    route("forgot-password", "routes/site/forgot-password.tsx"),
+    route("reset-password", "routes/site/reset-password.tsx"),
     route("preview/:token", "routes/site/preview.tsx"),
     route("preview/page/:token", "routes/site/page-preview.tsx"),
     route("setup", "routes/admin/setup.tsx"),
@@ -64,9 +66,19 @@ export default [
       ]),
       route("settings", "routes/admin/settings.tsx", [route("images", "routes/admin/settings-images.tsx")]),
       route("settings/activity", "routes/admin/activity.tsx"),
+      route("indieauth", "routes/admin/indieauth.tsx"),
+      route("settings/email", "routes/admin/email-settings.tsx", [
+        route("save", "routes/admin/email-settings-save.tsx"),
+        route("test", "routes/admin/email-settings-test.tsx"),
+      ]),
       route("settings/apps", "routes/admin/apps.tsx", [
         route("create", "routes/admin/apps-create.tsx"),
         route("revoke", "routes/admin/apps-revoke.tsx"),
+        route("sign-out", "routes/admin/apps-sign-out.tsx"),
+      ]),
+      route("settings/webhooks", "routes/admin/webhooks.tsx", [
+        route("create", "routes/admin/webhooks-create.tsx"),
+        route("remove", "routes/admin/webhooks-remove.tsx"),
       ]),
       route("account", "routes/admin/account.tsx", [
         route("profile", "routes/admin/account-profile.tsx"),
@@ -85,6 +97,8 @@ export default [
       route("posts/:id/preview-link", "routes/admin/post-preview-link.ts"),
       route("posts/:id/email-send", "routes/admin/post-email-send.ts"),
       route("preview-render", "routes/admin/preview-render.ts"),
+      route("link-preview", "routes/admin/link-preview.ts"),
+      route("writing-view", "routes/admin/writing-view.ts"),
       route("*", "routes/admin/unknown.tsx"),
     ]),
   ]),

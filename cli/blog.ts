@@ -36,6 +36,7 @@ import { createServices } from "../server/composition.ts";
 import { generateBenchData } from "../bench/data.ts";
 import { isZip, refuseTooLarge } from "../server/portability/index.ts";
 import { readSecret } from "./read-secret.ts";
+import { canAsk, confirm, megabytes, step } from "./terminal.ts";
 
 const USAGE = `Usage: npm run blog -- <command>
 
@@ -65,7 +66,11 @@ Commands:
       --pages pages|posts|skip     WordPress and Ghost pages: imported as pages (default), as posts,
                                    or left out
 
-The database is DATABASE_URL (default file:./data/blog.sqlite).`;
+Options:
+  --yes, -y                        create the database when DATABASE_URL names none yet, without asking
+
+The database is DATABASE_URL (default file:./data/blog.sqlite). A command that would create it asks
+first at a terminal; one that needs an existing blog (backup, export, media, apps, reset-…) refuses.`;
 
 const emailSchema = z.email();
 
@@ -73,9 +78,11 @@ const emailSchema = z.email();
  * Commands that act on a blog that already exists. Pointed at a SQLite file that does not exist
  * (DATABASE_URL not set as the server has it, say), they would otherwise back up, export or change
  * a new empty blog and report success; the commands that build a blog (migrate, create-admin,
- * seed-demo, import, bench-data) create it and say so.
+ * seed-demo, import, bench-data) ask first at a terminal, and elsewhere (scripts, set-ups) create
+ * it and say so.
  */
-const COMMANDS_ON_AN_EXISTING_BLOG = new Set(["backup", "export", "media", "reset-password", "reset-2fa"]);
+const COMMANDS_ON_AN_EXISTING_BLOG = new Set(["backup", "export", "media", "apps", "reset-password", "reset-2fa"]);
+const COMMANDS_THAT_BUILD_A_BLOG = new Set(["migrate", "create-admin", "seed-demo", "import", "bench-data"]);
 
 function fail(message: string): never {
   console.error(message);
@@ -116,6 +123,7 @@ async function main(): Promise<void> {
       "category-map": { type: "string" },
       "default-category": { type: "string" },
       pages: { type: "string" },
+      yes: { type: "boolean", short: "y" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -134,7 +142,9 @@ async function main(): Promise<void> {
       fail("PostgreSQL is restored with its own tools: pg_restore --clean --dbname=<database> blog.dump");
     }
     try {
-      const { previous } = restoreSqlite(path.resolve(backup), config.database.filename);
+      const { previous } = restoreSqlite(path.resolve(backup), config.database.filename, (doing) =>
+        console.log(`${doing}…`),
+      );
       console.log(
         `Restored ${config.database.filename} from ${path.resolve(backup)}` +
           (previous ? `; the previous database is kept as ${previous}` : ""),
@@ -145,6 +155,13 @@ async function main(): Promise<void> {
     }
     return;
   }
+  // Before any database is opened or offered: a typo or a missing file creates nothing.
+  if (!COMMANDS_ON_AN_EXISTING_BLOG.has(command) && !COMMANDS_THAT_BUILD_A_BLOG.has(command)) {
+    fail(`Unknown command "${command}".\n\n${USAGE}`);
+  }
+  const importSource =
+    command === "import" ? (rest[0] ?? fail("import needs a file: npm run blog -- import ghost-export.json")) : "";
+  if (command === "import" && !existsSync(importSource)) fail(`${importSource} does not exist.`);
   const importOptions = command === "import" ? readImportOptions(values) : DEFAULT_IMPORT_OPTIONS;
   if (config.database.dialect === "sqlite" && !existsSync(config.database.filename)) {
     if (COMMANDS_ON_AN_EXISTING_BLOG.has(command)) {
@@ -152,6 +169,12 @@ async function main(): Promise<void> {
         `There is no blog database at ${config.database.filename}. Set DATABASE_URL as the server has it ` +
           "(`npm run blog -- migrate` creates a new, empty blog).",
       );
+    }
+    if (!values.yes && canAsk()) {
+      console.log(`There is no blog database at ${config.database.filename}.`);
+      if (!(await confirm("Create a new, empty blog there?"))) {
+        fail("Nothing was created. Set DATABASE_URL as the server has it to work on your blog.");
+      }
     }
     console.log(`Creating a new blog database at ${config.database.filename}.`);
   }
@@ -211,7 +234,9 @@ async function main(): Promise<void> {
         const file = path.resolve(target);
         if (existsSync(file)) fail(`${file} already exists; choose a new file name.`);
         mkdirSync(path.dirname(file), { recursive: true });
-        await handle.backupTo(file);
+        const copying = step("Backing up");
+        await handle.backupTo(file, (fraction) => copying.update(fraction));
+        copying.done();
         console.log(`Backed up to ${file}`);
         break;
       }
@@ -234,11 +259,12 @@ async function main(): Promise<void> {
         const posts = z.coerce.number().int().min(1).max(10_000_000).safeParse(values.posts);
         if (!posts.success) fail("bench-data needs --posts <N>, a whole number of posts");
         const started = performance.now();
+        const adding = step(`Adding ${posts.data} posts`);
         await generateBenchData(handle.db, {
           posts: posts.data,
-          onProgress: (done) => process.stdout.write(`\r${done} / ${posts.data} posts`),
+          onProgress: (done) => adding.update(done / posts.data),
         });
-        console.log(`\nAdded ${posts.data} posts in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+        adding.done(`added in ${((performance.now() - started) / 1000).toFixed(1)} s`);
         break;
       }
       case "export": {
@@ -248,7 +274,20 @@ async function main(): Promise<void> {
         const source = file.toLowerCase().endsWith(".zip")
           ? services.portability.exportArchive()
           : Readable.from(services.portability.exportBlog());
-        await pipeline(source, createWriteStream(file, { flags: "wx" }));
+        const writing = step("Exporting");
+        let written = 0;
+        await pipeline(
+          source,
+          async function* count(chunks: AsyncIterable<string | Buffer>) {
+            for await (const chunk of chunks) {
+              written += Buffer.byteLength(chunk);
+              writing.update(megabytes(written));
+              yield chunk;
+            }
+          },
+          createWriteStream(file, { flags: "wx" }),
+        );
+        writing.done(megabytes(written));
         console.log(`Exported to ${file}`);
         break;
       }
@@ -257,8 +296,7 @@ async function main(): Promise<void> {
         break;
       }
       case "import": {
-        const source = rest[0] ?? fail("import needs a file: npm run blog -- import ghost-export.json");
-        if (!existsSync(source)) fail(`${source} does not exist.`);
+        const source = importSource;
         // A .zip export may be as large as its images; only its JSON document has the import limit.
         const archive = isZipFile(source);
         if (!archive && statSync(source).size > IMPORT_MAX_BYTES) fail(messageOf(refuseTooLarge));
@@ -267,9 +305,11 @@ async function main(): Promise<void> {
         if (unknown.defaultCategory) fail(`--default-category ${unknown.defaultCategory}`);
         if (unknown.categoryMap) fail(`--category-map: ${unknown.categoryMap}`);
         try {
+          const importing = step(`Importing ${source} (${megabytes(statSync(source).size)})`);
           const report = archive
             ? await services.portability.importArchive(path.resolve(source), importOptions)
             : await services.portability.importBlog(readFileSync(source, "utf8"), importOptions);
+          importing.done();
           for (const line of describeImportReport(report)) console.log(line);
         } catch (error) {
           if (error instanceof DomainError) fail(`Nothing was imported: ${error.message}`);

@@ -83,9 +83,16 @@ export type Role = (typeof ROLES)[number];
 export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", editor: "Editor" };
 
 export const DISPLAY_NAME_MAX = 80;
+
+/** The two views of a Markdown body (docs/decisions/0032); the account keeps the last chosen. */
+export const WRITING_VIEWS = ["markdown", "visual"] as const;
+export type WritingView = (typeof WRITING_VIEWS)[number];
+export const toWritingView = (stored: string): WritingView => (stored === "visual" ? "visual" : "markdown");
 /** An invitation link works for 7 days, once. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const RECOVERY_CODE_COUNT = 10;
+/** A password reset link works for an hour, once. */
+export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 
 const emailField = z
   .string({ error: "Please enter an email address" })
@@ -105,6 +112,39 @@ export const inviteForm = defineForm({
   fields: ["email"],
   read: (formData: FormData) => ({ email: formText(formData, "email") }),
   schema: z.object({ email: emailField }),
+});
+
+/** The view the writer just picked in the editor, kept for every browser they write in. */
+export const writingViewForm = defineForm({
+  fields: ["view"],
+  read: (formData: FormData) => ({ view: formText(formData, "view") }),
+  schema: z.object({ view: z.enum(WRITING_VIEWS, { error: "Choose Visual or Markdown" }) }),
+});
+
+/** A writer who forgot their password asks for a reset link by address. */
+export const forgotPasswordForm = defineForm({
+  fields: ["email"],
+  read: (formData: FormData) => ({ email: formText(formData, "email") }),
+  schema: z.object({ email: emailField }),
+});
+
+/** The answer to every reset request, account or not: nobody learns which addresses have one. */
+export const RESET_REQUESTED_MESSAGE =
+  "If an account uses that address, we have sent it a link to choose a new password.";
+
+/** The new password, chosen from a reset link, twice as at setup. */
+export const resetPasswordForm = defineForm({
+  fields: ["password", "confirmPassword"],
+  read: (formData: FormData) => ({
+    password: formText(formData, "password"),
+    confirmPassword: formText(formData, "confirmPassword"),
+  }),
+  schema: z
+    .object({ password: adminPasswordSchema, confirmPassword: z.string() })
+    .refine((values) => values.password === values.confirmPassword, {
+      message: "The passwords do not match",
+      path: ["confirmPassword"],
+    }),
 });
 
 /** The invitee chooses how they appear and their password. */

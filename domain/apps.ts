@@ -68,3 +68,7 @@ export interface AppKeySummary {
 }
 
 export const APP_FAILED_MESSAGES = { DATABASE_UNAVAILABLE: "That did not work. Please try again." } as const;
+
+/** Where WordPress clients look for XML-RPC (MetaWeblog), and the RSD document every page names (rel="EditURI"). */
+export const XMLRPC_PATH = "/xmlrpc.php";
+export const RSD_PATH = "/rsd.xml";

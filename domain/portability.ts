@@ -1,6 +1,7 @@
 import { z } from "./zod.ts";
 import { CATEGORIES, CATEGORY_LIMITS, type Category, categorySlug } from "./categories.ts";
-import { defineForm, formText } from "./forms.ts";
+import { defineForm, formText, formTexts } from "./forms.ts";
+import { mergeCategoryRows } from "./import-categories.ts";
 
 export const EXPORT_FORMAT = "inkwell-export";
 export const EXPORT_VERSION = 1;
@@ -90,7 +91,11 @@ export const importForm = defineForm({
   fields: ["file", "categoryMap", "defaultCategory", "pages"] as const,
   read: (formData: FormData) => ({
     file: chosenFile(formData.get("file")),
-    categoryMap: formText(formData, "categoryMap"),
+    categoryMap: mergeCategoryRows(
+      formText(formData, "categoryMap"),
+      formTexts(formData, "mapFrom"),
+      formTexts(formData, "mapTo"),
+    ),
     defaultCategory: formText(formData, "defaultCategory"),
     pages: formText(formData, "pages"),
   }),

@@ -44,6 +44,15 @@ export type PostSummary = Omit<Post, "content" | "contentHtml">;
 
 export type PostStatus = "Draft" | "Scheduled" | "Published";
 
+/** The admin list's status filters (`/admin/posts?status=…`), which the Dashboard's figures open. */
+export const POST_LIST_FILTERS = { draft: "Drafts", scheduled: "Scheduled posts" } as const;
+export type PostListFilter = keyof typeof POST_LIST_FILTERS;
+
+/** A `status` query value as a filter; anything else lists every post. */
+export function readPostListFilter(value: string): PostListFilter | undefined {
+  return Object.hasOwn(POST_LIST_FILTERS, value) ? (value as PostListFilter) : undefined;
+}
+
 /** What the admin list calls a post at a given moment. */
 export function postStatus(post: Pick<PostSummary, "published" | "publishAt">, now: Date): PostStatus {
   if (!post.published) return "Draft";

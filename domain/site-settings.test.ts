@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateForm } from "./forms.ts";
-import { emailSender, siteSettingsForm } from "./site-settings.ts";
+import { emailSender, siteSettingsForm, timeZoneNames } from "./site-settings.ts";
 
 const SAVED = {
   title: "Field Notes",
@@ -73,3 +73,20 @@ function formDataOf(values: Record<string, string>): FormData {
   for (const [name, value] of Object.entries(values)) formData.append(name, value);
   return formData;
 }
+
+describe("the time zone", () => {
+  it("is offered from a list that starts with UTC and holds the IANA names", () => {
+    const names = timeZoneNames();
+    expect(names[0]).toBe("UTC");
+    expect(names).toEqual(expect.arrayContaining(["Europe/Paris", "America/New_York", "Asia/Tokyo"]));
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it("is checked on the server, refusing a name off the list in plain words", () => {
+    expect(validateForm(siteSettingsForm, { ...SAVED, timeZone: "Europe/Paris" }).success).toBe(true);
+    expect(validateForm(siteSettingsForm, { ...SAVED, timeZone: "Mars/Olympus_Mons" })).toEqual({
+      success: false,
+      errors: { timeZone: "Please choose a time zone from the list, such as Europe/Paris or UTC" },
+    });
+  });
+});

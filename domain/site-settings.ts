@@ -27,6 +27,14 @@ export {
   DEFAULT_SITE_TITLE,
 } from "./site-defaults.ts";
 
+/**
+ * The time zones the settings form offers to pick from (its datalist): the runtime's IANA names,
+ * UTC first. Any name the runtime accepts is still valid (`isTimeZone`), such as an old alias.
+ */
+export function timeZoneNames(): string[] {
+  return ["UTC", ...Intl.supportedValuesOf("timeZone").filter((name) => name !== "UTC")];
+}
+
 /** Whether this runtime knows the IANA zone; the browser and Node both answer through Intl. */
 export function isTimeZone(value: string): boolean {
   try {
@@ -62,7 +70,10 @@ export const siteSettingsSchema = z.object({
     .int(`Posts per page must be a whole number from 1 to ${POSTS_PER_PAGE_MAX}`)
     .min(1, `Posts per page must be a whole number from 1 to ${POSTS_PER_PAGE_MAX}`)
     .max(POSTS_PER_PAGE_MAX, `Posts per page must be a whole number from 1 to ${POSTS_PER_PAGE_MAX}`),
-  timeZone: z.string().trim().refine(isTimeZone, "Please enter a time zone such as Europe/Paris or UTC"),
+  timeZone: z
+    .string()
+    .trim()
+    .refine(isTimeZone, "Please choose a time zone from the list, such as Europe/Paris or UTC"),
   footerText: z.string().trim().max(FOOTER_TEXT_MAX, `Footer text must be at most ${FOOTER_TEXT_MAX} characters`),
   // The home page's welcome block: plain text, and Markdown rendered on the server; empty hides each.
   homeHeadline: z.string().trim().max(HOME_HEADLINE_MAX, `Headline must be at most ${HOME_HEADLINE_MAX} characters`),

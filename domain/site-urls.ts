@@ -28,6 +28,22 @@ export function postPath(slug: string): string {
   return `/blog/${encodeURIComponent(slug)}`;
 }
 
+const POST_PATH = /^\/blog\/([^/]{1,200})\/?$/;
+
+/**
+ * postPath read backwards: the address (slug, former slug or id) in a /blog/{address} path,
+ * decoded; undefined for any other path, or one whose percent-encoding is broken.
+ */
+export function postAddressIn(pathname: string): string | undefined {
+  const encoded = POST_PATH.exec(pathname)?.[1];
+  if (encoded === undefined) return undefined;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A page's public address: top level, beside the site's own routes (domain/page.ts reserves theirs). */
 export function pagePath(slug: string): string {
   return `/${encodeURIComponent(slug)}`;

@@ -4,6 +4,7 @@ import { emailSender } from "#domain/site-settings.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
 import { type Dialect, pingDatabase } from "./kernel/db/connect.ts";
 import type { Database } from "./kernel/db/schema.ts";
+import type { MailConfig } from "./kernel/config.ts";
 import { createFeedService } from "./feeds/index.ts";
 import { createSettingsStore } from "./kernel/settings-store.ts";
 import { createLateNudge } from "./kernel/workers.ts";
@@ -15,6 +16,7 @@ import {
   createSetupService,
   createTwoFactorService,
   createUserService,
+  createPasswordResetService,
   type ScryptCost,
 } from "./accounts/index.ts";
 import { createCommentService } from "./comments/index.ts";
@@ -24,6 +26,8 @@ import { createFediverseService } from "./fediverse/index.ts";
 import { createHousekeeping } from "./housekeeping.ts";
 import { createDatabaseMediaStore, createMediaService, type MediaStore } from "./media/index.ts";
 import {
+  createAccountEmails,
+  createEmailServer,
   createOutbox,
   createPostNewsletter,
   createSubscriberAdmin,
@@ -38,8 +42,12 @@ import { createDemoService } from "./demo/index.ts";
 import { createCategoryService, createPostService, type PostLife } from "./posts/index.ts";
 import { createRateLimiter } from "./kernel/rate-limit.ts";
 import { createAppsService, createGhostAdmin, createGhostContent } from "./apps/index.ts";
+import { createIndieAuthService, createMicropubAuthenticator, createMicropubService } from "./micropub/index.ts";
+import { createXmlRpcMethods } from "./xmlrpc/index.ts";
 import { logoImage, SITE_ICON_PATHS } from "#domain/site-look.ts";
 import { createWebmentionService, type WebmentionTuning } from "./webmention/index.ts";
+import { createEmbedsService } from "./embeds/index.ts";
+import { createWebhookService, type WebhookTuning } from "./webhooks/index.ts";
 
 export interface ServiceDeps {
   db: Kysely<Database>;
@@ -64,7 +72,9 @@ export interface ServiceDeps {
   siteUrl?: string;
   /** FEDIVERSE_ALLOW_PRIVATE_ADDRESS: followers' inboxes may be private addresses (test servers only). */
   fediverseAllowPrivateAddress?: boolean;
-  /** SMTP_URL is set: addresses may be collected, as a confirmation email can reach them. */
+  /** SMTP_URL and MAIL_FROM: the mail server, which wins over the one saved on Settings → Email. */
+  mail?: MailConfig;
+  /** Tests that queue email without any mail server: email counts as on, as with SMTP_URL. */
   emailOn?: boolean;
   outboxTuning?: OutboxTuning;
   /** GEOIP_DB's country lookup (server/analytics/geoip.ts); unset: no country is recorded. */
@@ -73,6 +83,9 @@ export interface ServiceDeps {
   webmentionTuning?: Partial<WebmentionTuning>;
   /** Hears a post's Webmention notices that could not be queued (the save itself stands). */
   onWebmentionError?: (error: unknown) => void;
+  webhookTuning?: Partial<WebhookTuning>;
+  /** Hears a deleted or restored post's webhook event that could not be queued (the change itself stands). */
+  onWebhookError?: (error: unknown) => void;
 }
 
 const EXAMPLE_LINKS = { aboutUrl: "https://example.com/about", sourceUrl: "https://example.com/source" };
@@ -88,12 +101,15 @@ export function createServices({
   sessionSecret = randomBytes(32).toString("base64url"),
   siteUrl = "http://localhost:3000",
   fediverseAllowPrivateAddress = false,
+  mail,
   emailOn = false,
   outboxTuning,
   countryOf,
   analyticsTuning,
   webmentionTuning,
   onWebmentionError = () => {},
+  webhookTuning,
+  onWebhookError = () => {},
 }: ServiceDeps) {
   const audit = createAuditLog({ db, now });
   const twoFactor = createTwoFactorService({ db, now, audit });
@@ -112,7 +128,20 @@ export function createServices({
     defaults: defaultSiteSettings(siteLinks),
   });
   const tokens = createSubscriptionTokens({ secret: sessionSecret, now });
-  // Enqueueing only writes rows; the worker that sends them starts in server.ts when SMTP_URL is set.
+  // One hashing of keys for every counter, so app servers and the CLI count on the same rows.
+  const rateLimiter = createRateLimiter({ db, now, secret: commentIpSalt });
+  // The mail server: SMTP_URL's, or the one saved on Settings → Email; email is on once it is tested.
+  const email = createEmailServer({
+    db,
+    now,
+    settingsStore: settings,
+    secret: sessionSecret,
+    environment: mail,
+    alwaysOn: emailOn,
+    audit,
+    limiter: rateLimiter,
+  });
+  // Enqueueing only writes rows; each server's worker (server.ts) sends them while email is on.
   const outbox = createOutbox({
     db,
     dialect,
@@ -134,26 +163,41 @@ export function createServices({
     tuning: analyticsTuning,
   });
   const readSite = async () => ({ title: (await siteSettings.current()).title, url: siteUrl });
-  const postNewsletter = createPostNewsletter({ db, now, outbox, readSite, emailOn });
+  const postNewsletter = createPostNewsletter({ db, now, outbox, readSite, email });
+  // A mail server saved or tested, here or on another server: the outbox looks again at once.
+  email.onChange(outbox.wake);
   // A post's life (server/posts/service.ts) and what follows from it, side by side: the newsletter emails
   // a post once, when it first becomes public; the fediverse's sweep, nudged at every moment, sends
   // followers what readers now see (its worker is made in server.ts, which attaches it here).
   const fediverseSweep = createLateNudge();
+  // The owner's webhooks: each post moment and comment queues its calls in the change's own transaction.
+  const webhooks = createWebhookService({
+    db,
+    dialect,
+    now,
+    audit,
+    settingsStore: settings,
+    serverSecret: sessionSecret,
+    siteUrl,
+    allowPrivateAddress: fediverseAllowPrivateAddress,
+    tuning: webhookTuning,
+  });
   // A comment's life and what follows from it: while email is on, the writer hears of new comments
-  // and readers of replies (server/comment-emails), queued in the comment's own transaction.
+  // and readers of replies (server/comment-emails), queued in the comment's own transaction
+  // (registered whether or not email is on: it is asked at each comment); and the webhooks told of comments.
   const comments = createCommentService({
     db,
     now,
     ipSalt: commentIpSalt,
     changes,
-    life: emailOn ? [{ prepare: () => commentEmails.life.prepare() }] : [],
+    life: [{ prepare: () => commentEmails.life.prepare() }, webhooks.commentLife],
   });
   const commentEmails = createCommentEmails({
     db,
     now,
     secret: sessionSecret,
     siteUrl,
-    open: emailOn,
+    email,
     outbox,
     comments,
     settingsStore: settings,
@@ -162,8 +206,6 @@ export function createServices({
       return { title: site.title, url: siteUrl, timeZone: site.timeZone };
     },
   });
-  // One hashing of keys for every counter, so app servers and the CLI count on the same rows.
-  const rateLimiter = createRateLimiter({ db, now, secret: commentIpSalt });
   const fediverse = createFediverseService({
     db,
     now,
@@ -187,7 +229,8 @@ export function createServices({
   });
   // ... and Webmention queues a notice to every page a public post links.
   const postLife: PostLife[] = [
-    ...(emailOn ? [postNewsletter.postLife] : []),
+    // Asked at each save whether email is on (newsletterAfterSave): only a post that wants an email has one.
+    postNewsletter.postLife,
     {
       becamePublic: {
         afterCommit: fediverseSweep.nudge,
@@ -197,12 +240,41 @@ export function createServices({
       stoppedBeingPublic: { afterCommit: fediverseSweep.nudge },
     },
     webmention.postLife(onWebmentionError),
+    webhooks.postLife(onWebhookError),
   ];
   const pages = createPageService({ db, now, audit, changes });
-  const posts = createPostService({ db, dialect, now, audit, changes, life: postLife, emailOn });
+  // Bookmark cards read other pages when a post is saved, with the fediverse's private-address rule.
+  const embeds = createEmbedsService({
+    db,
+    now,
+    limiter: rateLimiter,
+    allowPrivateAddress: fediverseAllowPrivateAddress,
+  });
+  const posts = createPostService({
+    db,
+    dialect,
+    now,
+    audit,
+    changes,
+    life: postLife,
+    isEmailOn: email.isOnNow,
+    linkPreviews: embeds.previewsFor,
+  });
   const categories = createCategoryService({ db, audit, changes });
   const media = createMediaService({ db, store, now });
   const users = createUserService({ db, now, audit, passwordCost, store, changes });
+  // An invitation's link goes by email too while email is on (the owner can still copy it).
+  const accountEmails = createAccountEmails({ outbox, isEmailOn: email.isOn, readSite });
+  const passwordReset = createPasswordResetService({
+    db,
+    now,
+    audit,
+    rateLimiter,
+    loginThrottle,
+    passwordCost,
+    sendLink: (to, token) =>
+      accountEmails.sendPasswordReset({ to, link: `${siteUrl}/reset-password?${new URLSearchParams({ token })}` }),
+  });
   // Writing apps and headless sites: keys acting as their account, Ghost's APIs over the services above.
   const appKeys = createAppsService({ db, now, audit, rateLimiter, serverSecret: sessionSecret });
   const readSiteForApps = async () => {
@@ -215,13 +287,33 @@ export function createServices({
       timeZone: site.timeZone,
     };
   };
+  const ghostAdmin = createGhostAdmin({ db, now, apps: appKeys, posts, media, siteUrl, readSite: readSiteForApps });
   const apps = {
     keys: appKeys,
-    admin: createGhostAdmin({ db, now, apps: appKeys, posts, media, siteUrl, readSite: readSiteForApps }),
+    admin: ghostAdmin,
     content: createGhostContent({ db, now, posts, siteUrl, readSite: readSiteForApps }),
   };
+  // Micropub and IndieAuth: app keys' tokens, or tokens the writer granted, over the same posts and media services.
+  const indieAuth = createIndieAuthService({ db, now, audit, rateLimiter, siteUrl });
+  const micropub = {
+    service: createMicropubService({ db, now, audit, posts, media, siteUrl }),
+    authenticate: createMicropubAuthenticator(appKeys, indieAuth),
+    indieAuth,
+  };
+  // MetaWeblog (MarsEdit and its kind) writes through the Admin API's operations, so through the posts service.
+  const xmlrpc = createXmlRpcMethods({
+    db,
+    now,
+    keys: appKeys,
+    admin: ghostAdmin,
+    posts,
+    siteUrl,
+    readSite: readSiteForApps,
+  });
   return {
     apps,
+    micropub,
+    xmlrpc,
     settings,
     changes,
     posts,
@@ -233,11 +325,16 @@ export function createServices({
     navigation: createNavigationService({ siteSettings, pages, categories }),
     fediverse,
     webmention,
+    webhooks,
+    embeds,
     auth,
     twoFactor,
     users,
     siteSettings,
     outbox,
+    email,
+    accountEmails,
+    passwordReset,
     postNewsletter,
     fediverseSweep,
     subscriptions: createSubscriptionService({
@@ -245,13 +342,14 @@ export function createServices({
       now,
       secret: sessionSecret,
       readSite: async () => ({ title: (await siteSettings.current()).title, url: siteUrl }),
-      enqueueSingle: emailOn ? outbox.enqueueSingle : undefined,
+      enqueueSingle: outbox.enqueueSingle,
+      isEmailOn: email.isOn,
       limiter: rateLimiter,
     }),
     subscribers: createSubscriberAdmin({ db, now }),
     audit,
     analytics,
-    housekeeping: createHousekeeping({ db, now, auth, audit, analytics }),
+    housekeeping: createHousekeeping({ db, now, auth, audit, analytics, webhooks }),
     loginThrottle,
     rateLimiter,
     setup: createSetupService({ db, now, passwordCost }),

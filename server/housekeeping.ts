@@ -4,13 +4,20 @@ import { periodicWorker, type Worker, type WorkerErrorReporter } from "./kernel/
 import { type AuditLog, type AuthService, deleteExpiredInvitations } from "./accounts/index.ts";
 import { deleteStaleRateLimits } from "./kernel/repositories/rate-limits.ts";
 import type { Analytics } from "./analytics/index.ts";
+import type { WebhookService } from "./webhooks/index.ts";
 
 /** No rate-limit window is longer than a day, so older counters can go. */
 const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** Every app server purges at start and once an hour: nothing expired is worth a quicker look. */
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
 
-type Purged = { sessions: number; rateLimits: number; invitations: number; auditEntries: number };
+type Purged = {
+  sessions: number;
+  rateLimits: number;
+  invitations: number;
+  auditEntries: number;
+  webhookDeliveries: number;
+};
 
 export function createHousekeeping({
   db,
@@ -18,17 +25,19 @@ export function createHousekeeping({
   auth,
   audit,
   analytics,
+  webhooks,
 }: {
   db: Kysely<Database>;
   now: () => Date;
   auth: AuthService;
   audit: AuditLog;
   analytics: Analytics;
+  webhooks: Pick<WebhookService, "purgeFinished">;
 }) {
   /**
    * Deletes expired sessions, finished rate-limit counters, expired invitations and audit
-   * entries older than 180 days, analytics events past their retention and past days' salts;
-   * safe to run from every app server.
+   * entries older than 180 days, analytics events past their retention and past days' salts,
+   * webhook deliveries finished more than 30 days ago; safe to run from every app server.
    */
   async function purgeExpired(): Promise<Purged> {
     const at = now();
@@ -41,7 +50,8 @@ export function createHousekeeping({
     const invitations = await deleteExpiredInvitations(db, at.toISOString());
     const auditEntries = await audit.purgeOld();
     await analytics.purgeExpired();
-    return { sessions, rateLimits, invitations, auditEntries };
+    const webhookDeliveries = await webhooks.purgeFinished();
+    return { sessions, rateLimits, invitations, auditEntries, webhookDeliveries };
   }
 
   return {

@@ -8,6 +8,9 @@ import { type BlogFederation, serveFederation } from "./fediverse/index.ts";
 import { serveWebmention } from "./webmention/index.ts";
 import { countFeedFetches, createBeaconRoute } from "./analytics/index.ts";
 import { createGhostApiRoutes, GHOST_API_PATHS } from "./apps/index.ts";
+import { MICROPUB_DISCOVERY_LINKS } from "#domain/micropub.ts";
+import { createIndieAuthRoutes, createMicropubRoutes } from "./micropub/index.ts";
+import { createXmlRpcRoutes } from "./xmlrpc/index.ts";
 import { limitRequestBodies, MAX_REQUEST_BODY_BYTES, UPLOAD_BODY_LIMITS } from "./kernel/http-body-limits.ts";
 import { answerUnexpectedFailures, logRequests } from "./kernel/http-logging.ts";
 import { expirePagesAtNextScheduledPost, serveCachedPages } from "./http-page-cache.ts";
@@ -76,6 +79,22 @@ export function createHttpApp(options: HttpAppOptions) {
   // Apps send JSON, PUT and DELETE with no Origin: their APIs come before the site's own checks,
   // each request authenticated by an app key (server/apps/README.md).
   app.use(createGhostApiRoutes(services.apps));
+  app.use(
+    createMicropubRoutes({
+      micropub: services.micropub.service,
+      authenticate: services.micropub.authenticate,
+      links: MICROPUB_DISCOVERY_LINKS,
+    }),
+  );
+  app.use(createIndieAuthRoutes(services.micropub.indieAuth));
+  app.use(
+    createXmlRpcRoutes({
+      methods: services.xmlrpc,
+      rateLimiter: services.rateLimiter,
+      siteUrl: config.siteUrl,
+      logger,
+    }),
+  );
   // Ahead of the static files and the page cache, which a beacon never needs; it checks its origin itself.
   app.use(createBeaconRoute({ analytics: services.analytics, sessionSecret, siteUrl: config.siteUrl }));
 

@@ -41,7 +41,14 @@ describe("requireAdmin", () => {
 
   it("returns the signed-in admin", () => {
     const context = new RouterContextProvider();
-    const user = { id: "a1", email: "ada@example.com", username: "ada", role: "editor", isAdmin: true } as const;
+    const user = {
+      id: "a1",
+      email: "ada@example.com",
+      username: "ada",
+      role: "editor",
+      writingView: "markdown",
+      isAdmin: true,
+    } as const;
     context.set(userContext, user);
     expect(requireAdmin({ request: new Request("http://blog.test/admin"), context })).toBe(user);
   });

@@ -37,7 +37,12 @@ const FLASH_MESSAGES = {
   "follower-rejected": "Follow request rejected.",
   "follower-removed": "Follower removed.",
   "app-key-revoked": "App key revoked. The app is refused from its next request.",
+  "app-signed-out": "App signed out. It is refused from its next request.",
+  "webhook-removed": "Webhook removed. Its URL is not called again.",
   "reply-published": "Reply published under the comment on the post.",
+  "email-saved": "Email settings saved.",
+  "email-saved-untested": "Email settings saved. Send a test email to turn email on.",
+  "email-tested": "The test email went out: the mail server took it. Email is on.",
 } as const;
 
 export type FlashKey = keyof typeof FLASH_MESSAGES;

@@ -16,14 +16,15 @@ import { appContext } from "#server/request-context.ts";
 import { isZip } from "#server/portability/index.ts";
 import { requireOwner } from "./auth.server";
 import { formFailure, UNREADABLE_FORM_MESSAGE } from "./forms.server";
+import { FOUND_CATEGORIES_MAX } from "#domain/import-categories.ts";
 import { readMultipart } from "#server/media/index.ts";
 import { answerDomainErrors, type DomainFailure } from "./route-errors.server";
 
 const IMPORT_FAILED_MESSAGES = {
   DATABASE_UNAVAILABLE: "The import could not be saved. Nothing was changed; please try again.",
 };
-/** The file, and the option fields (a category map can be long). */
-const IMPORT_LIMITS = { fileBytes: IMPORT_MAX_BYTES, fields: 10, fieldBytes: 1024 * 1024 };
+/** The file, and the option fields (a category map can be long, and has a pair of rows for each name found). */
+const IMPORT_LIMITS = { fileBytes: IMPORT_MAX_BYTES, fields: 10 + 2 * FOUND_CATEGORIES_MAX, fieldBytes: 1024 * 1024 };
 
 async function startsWithZip(file: string): Promise<boolean> {
   const handle = await open(file);

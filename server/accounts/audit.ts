@@ -37,7 +37,8 @@ export type AuditAction =
   | "categories-changed"
   | "app-key-created"
   | "app-key-revoked"
-  | "app-write";
+  | "app-write"
+  | "app-signed-in";
 
 export function createAuditLog({ db, now }: { db: Kysely<Database>; now: () => Date }) {
   return {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Role } from "#domain/account.ts";
+import type { Role, WritingView } from "#domain/account.ts";
 import { DomainError } from "#domain/errors.ts";
 import type { Database } from "../kernel/db/schema.ts";
 import * as admins from "./repositories/admins.ts";
@@ -26,6 +26,8 @@ export interface SessionUser {
   username: string;
   email: string;
   role: Role;
+  /** The body's view the writer last chose in the editor. */
+  writingView: WritingView;
   isAdmin: true;
 }
 
@@ -40,8 +42,21 @@ export function usernameFromEmail(email: string): string {
   return email.split("@")[0] || "User";
 }
 
-function toSessionUser(account: { id: string; email: string; displayName: string; role: Role }): SessionUser {
-  return { id: account.id, email: account.email, username: account.displayName, role: account.role, isAdmin: true };
+function toSessionUser(account: {
+  id: string;
+  email: string;
+  displayName: string;
+  role: Role;
+  writingView: WritingView;
+}): SessionUser {
+  return {
+    id: account.id,
+    email: account.email,
+    username: account.displayName,
+    role: account.role,
+    writingView: account.writingView,
+    isAdmin: true,
+  };
 }
 
 const invalidCredentials = () => new DomainError("INVALID_CREDENTIALS", "Invalid email or password");
@@ -77,7 +92,7 @@ export function createAuthService({
   }
 
   async function openSession(
-    account: { id: string; email: string; displayName: string; role: Role },
+    account: { id: string; email: string; displayName: string; role: Role; writingView: WritingView },
     client: ClientDetails,
   ): Promise<{ token: string; user: SessionUser }> {
     const token = createToken();
@@ -213,6 +228,7 @@ export function createAuthService({
         email: session.email,
         displayName: session.displayName,
         role: session.role,
+        writingView: session.writingView,
       });
     },
 

@@ -2,6 +2,7 @@
 export { type Actor, type AuditAction, type AuditLog, createAuditLog } from "./audit.ts";
 export { type AuthService, createAuthService, type SessionUser } from "./auth.ts";
 export { createLoginThrottle } from "./login-throttle.ts";
+export { createPasswordResetService, type PasswordResetService } from "./password-reset.ts";
 export type { ScryptCost } from "./passwords.ts";
 export { deleteExpiredInvitations } from "./repositories/invitations.ts";
 export { createSetupService, type SetupLinkState } from "./setup.ts";

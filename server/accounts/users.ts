@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { INVITATION_TTL_MS } from "#domain/account.ts";
+import { INVITATION_TTL_MS, type WritingView } from "#domain/account.ts";
 import { DomainError } from "#domain/errors.ts";
 import type { Database } from "../kernel/db/schema.ts";
 import * as admins from "./repositories/admins.ts";
@@ -177,6 +177,11 @@ export function createUserService({
     async removeAvatar(user: SessionUser): Promise<void> {
       await admins.updateAvatar(db, user.id, "");
       announce();
+    },
+
+    /** The body's view the writer picked, kept for the next editor they open anywhere. */
+    async chooseWritingView(user: SessionUser, view: WritingView): Promise<void> {
+      await admins.updateWritingView(db, user.id, view);
     },
 
     /** The author at /author/{slug}, or undefined. */

@@ -225,6 +225,16 @@ export function createAnalyticsReports({ db, now }: { db: Kysely<Database>; now:
       };
     },
 
+    /**
+     * The blog's views and visitors over the last `days` days, today included (the dashboard):
+     * the total rollup's few rows of those days plus the tail, two statements whatever the traffic.
+     */
+    async lastDays(days: number, timeZone: string): Promise<Figures> {
+      const today = dayIn(timeZone, now());
+      const tail = await readTail();
+      return sumWithTail("total", { from: addDays(today, 1 - days), to: today }, today, tail);
+    },
+
     /** A post's views and visitors over the last POST_VIEWS_DAYS days, today included. */
     async postViews(path: string, timeZone: string): Promise<Figures> {
       const today = dayIn(timeZone, now());

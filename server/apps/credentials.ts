@@ -1,5 +1,6 @@
 // The three credentials an app key carries, and how each is checked (docs/decisions/0027-app-keys.md).
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createSecretBox as createKernelSecretBox, type SecretBox } from "../kernel/secret-box.ts";
 import { hashToken } from "../kernel/tokens.ts";
 
 /** Ghost's shapes, which its clients check before sending: a 24-hex id, a 64-hex secret, a 26-hex content key. */
@@ -28,36 +29,10 @@ export function createCredentials(): NewCredentials {
 /** What the database keeps of a content key or a token: a SHA-256, looked up as it is. */
 export const hashCredential = hashToken;
 
-/**
- * Seals and opens Admin API secrets with AES-256-GCM under a key derived (HKDF, label
- * "app-key-secrets") from the server's secret, which every app server and the CLI read alike.
- * A copy of the database alone opens nothing.
- */
-export function createSecretBox(serverSecret: string) {
-  const key = Buffer.from(hkdfSync("sha256", serverSecret, "", "app-key-secrets", 32));
-  return {
-    seal(secret: string): string {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv("aes-256-gcm", key, iv);
-      const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-      return `v1.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url")}`;
-    },
-    /** The secret, or undefined when it was sealed under another server secret (or tampered with). */
-    open(stored: string): string | undefined {
-      if (!stored.startsWith("v1.")) return undefined;
-      const bytes = Buffer.from(stored.slice(3), "base64url");
-      try {
-        const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
-        decipher.setAuthTag(bytes.subarray(12, 28));
-        return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
-      } catch {
-        return undefined;
-      }
-    },
-  };
+/** Admin API secrets, sealed under the server's secret (server/kernel/secret-box.ts). */
+export function createSecretBox(serverSecret: string): SecretBox {
+  return createKernelSecretBox(serverSecret, "app-key-secrets");
 }
-
-export type SecretBox = ReturnType<typeof createSecretBox>;
 
 function decodeJson(part: string): Record<string, unknown> | undefined {
   try {

@@ -50,6 +50,23 @@ function pagination(page: number, limit: number, total: number) {
   return { page, limit, pages, total, next: page < pages ? page + 1 : null, prev: page > 1 ? page - 1 : null };
 }
 
+/**
+ * When counting every match would cost more than the page (a filtered list, tags, authors): the
+ * page is read with one item past it, and `total` is what is known, the items up to this page's
+ * end plus one when another page follows, `pages` likewise (README, "Ghost's APIs"). `next` is exact.
+ */
+function openPagination(page: number, limit: number, shown: number, more: boolean) {
+  const total = (page - 1) * limit + shown + (more ? 1 : 0);
+  return {
+    page,
+    limit,
+    pages: more ? page + 1 : page,
+    total,
+    next: more ? page + 1 : null,
+    prev: page > 1 ? page - 1 : null,
+  };
+}
+
 /** Only the fields asked for (`fields=title,url`), as Ghost answers them; all when none were named. */
 function pick<T extends Record<string, unknown>>(item: T, fields: string[]): Partial<T> {
   if (fields.length === 0) return item;
@@ -109,6 +126,13 @@ function onlyCategory(filter: ghostRows.PublicPostFilter): string | undefined {
   return filter.tags.categories[0];
 }
 
+/** A tag's or an author's `count`, kept only when the caller asked for it. */
+function shownCount<T extends { count: { posts: number } }>(item: T, withCounts: boolean): T | Omit<T, "count"> {
+  if (withCounts) return item;
+  const { count: _, ...rest } = item;
+  return rest;
+}
+
 export interface GhostContentDeps {
   db: Kysely<Database>;
   now: () => Date;
@@ -159,10 +183,13 @@ export function createGhostContent({ db, now, posts, siteUrl, readSite }: GhostC
       const order = (query.order ?? "published_at desc").trim().toLowerCase();
       if (!/^published_at( (asc|desc))?$/.test(order))
         throw new GhostBadRequestError("order supports published_at asc or desc");
-      const filter = parseFilter(
-        query.filter,
-        (await listCategories(db)).map((category) => category.name),
-      );
+      // The categories matter only to a tag filter: an unfiltered page does not read them.
+      const filter = query.filter
+        ? parseFilter(
+            query.filter,
+            (await listCategories(db)).map((category) => category.name),
+          )
+        : {};
       const oldestFirst = order.endsWith("asc");
       const category = onlyCategory(filter);
       if (category !== undefined && !oldestFirst) {
@@ -176,19 +203,20 @@ export function createGhostContent({ db, now, posts, siteUrl, readSite }: GhostC
           meta: { pagination: pagination(page, limit, listed.total) },
         };
       }
+      // Unfiltered, the total is the maintained counters' (exact, O(categories)); filtered, it is not counted.
       const unfiltered = Object.keys(filter).length === 0;
       const [found, counted] = await Promise.all([
-        ghostRows.listPublicPostIds(db, now().toISOString(), filter, {
-          limit,
-          offset,
-          oldestFirst,
-          count: !unfiltered,
-        }),
+        ghostRows.listPublicPostIds(db, now().toISOString(), filter, { limit, offset, oldestFirst }),
         unfiltered ? posts.countPublishedPosts() : undefined,
       ]);
       return {
         posts: await present(found.ids, query),
-        meta: { pagination: pagination(page, limit, counted ?? found.total ?? 0) },
+        meta: {
+          pagination:
+            counted !== undefined
+              ? pagination(page, limit, counted)
+              : openPagination(page, limit, found.ids.length, found.more),
+        },
       };
     },
 
@@ -199,7 +227,6 @@ export function createGhostContent({ db, now, posts, siteUrl, readSite }: GhostC
         limit: 1,
         offset: 0,
         oldestFirst: false,
-        count: false,
       });
       const [post] = await present(found.ids, query);
       return post;
@@ -239,38 +266,77 @@ export function createGhostContent({ db, now, posts, siteUrl, readSite }: GhostC
       return { pages: items, meta: { pagination: pagination(page, limit, found.total) } };
     },
 
-    /** Tags: the categories with public posts first (each post's primary tag), then the tags public posts carry. */
+    /**
+     * Tags: the categories with public posts first (each post's primary tag, counted by the
+     * maintained counters), then the tags public posts carry, walked a page at a time. Counts
+     * only with `include=count.posts`, as Ghost answers.
+     */
     async browseTags(query: BrowseQuery, slug?: string) {
       const { limit, page, offset } = pageWindowOf(query);
       const at = now().toISOString();
+      const withCounts = listOf(query.include).includes("count.posts");
       const categories = (await posts.summariseCategories()).map((summary) => ({
-        name: summary.category,
-        posts: summary.postCount,
+        ...ghostTag(ghostTagFor(summary.category, true), siteUrl),
+        count: { posts: summary.postCount },
       }));
-      const tagRows = await ghostRows.listPublicTags(db, at, {
-        limit: offset + limit,
-        offset: 0,
+      if (slug) {
+        const category = categories.find((tag) => tag.slug === slug);
+        if (category) return { tags: [shownCount(category, withCounts)] };
+        const keys = tagKeysForSlug(slug);
+        const counts = await ghostRows.countPublicPostsByTag(db, at, keys);
+        const key = keys.find((candidate) => counts.has(candidate));
+        if (!key) return { tags: [] };
+        const tag = { ...ghostTag(ghostTagFor(key, false), siteUrl), count: { posts: counts.get(key)! } };
+        return { tags: [shownCount(tag, withCounts)] };
+      }
+      const fromCategories = categories.slice(offset, offset + limit);
+      const walked = await ghostRows.listPublicTags(db, at, {
+        skip: Math.max(0, offset - categories.length),
+        take: limit - fromCategories.length,
       });
+      const counts = withCounts
+        ? await ghostRows.countPublicPostsByTag(
+            db,
+            at,
+            walked.found.map((row) => row.key),
+          )
+        : new Map<string, number>();
       const tags = [
-        ...categories.map((row) => ({
-          ...ghostTag(ghostTagFor(row.name, true), siteUrl),
-          count: { posts: row.posts },
-        })),
-        ...tagRows.map((row) => ({ ...ghostTag(ghostTagFor(row.name, false), siteUrl), count: { posts: row.posts } })),
+        ...fromCategories.map((tag) => shownCount(tag, withCounts)),
+        ...walked.found.map((row) =>
+          shownCount(
+            { ...ghostTag(ghostTagFor(row.name, false), siteUrl), count: { posts: counts.get(row.key) ?? 0 } },
+            withCounts,
+          ),
+        ),
       ];
-      const chosen = slug ? tags.filter((tag) => tag.slug === slug).slice(0, 1) : tags.slice(offset, offset + limit);
-      return { tags: chosen, meta: { pagination: pagination(page, limit, offset + tags.length) } };
+      const more = walked.more || categories.length > offset + limit;
+      return { tags, meta: { pagination: openPagination(page, limit, tags.length, more) } };
     },
 
+    /** The names public posts are signed with, a page at a time; counts only with `include=count.posts`. */
     async browseAuthors(query: BrowseQuery, slug?: string) {
       const { limit, page, offset } = pageWindowOf(query);
-      const rows = await ghostRows.listPublicAuthors(db, now().toISOString(), {
-        limit: slug ? MAX_LIMIT : limit,
-        offset: slug ? 0 : offset,
-      });
-      const authors = rows.map((row) => ({ ...ghostAuthor(row.name, siteUrl), count: { posts: row.posts } }));
-      const chosen = slug ? authors.filter((author) => author.slug === slug).slice(0, 1) : authors;
-      return { authors: chosen, meta: { pagination: pagination(page, limit, offset + rows.length) } };
+      const at = now().toISOString();
+      const withCounts = listOf(query.include).includes("count.posts");
+      const bySlug = slug
+        ? await ghostRows.findPublicAuthor(db, at, (name) => ghostAuthor(name, siteUrl).slug === slug)
+        : undefined;
+      const walked = slug
+        ? { found: bySlug === undefined ? [] : [{ key: bySlug, name: bySlug }], more: false }
+        : await ghostRows.listPublicAuthors(db, at, { skip: offset, take: limit });
+      const rows = walked.found;
+      const counts = withCounts
+        ? await ghostRows.countPublicPostsByAuthor(
+            db,
+            at,
+            rows.map((row) => row.name),
+          )
+        : new Map<string, number>();
+      const authors = rows.map((row) =>
+        shownCount({ ...ghostAuthor(row.name, siteUrl), count: { posts: counts.get(row.name) ?? 0 } }, withCounts),
+      );
+      return { authors, meta: { pagination: openPagination(page, limit, authors.length, !slug && walked.more) } };
     },
 
     async settings() {

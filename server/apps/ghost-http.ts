@@ -2,7 +2,7 @@
 // JSON with PUT and DELETE and no Origin, which the site's own form checks would refuse. Every
 // answer is JSON, a refusal in Ghost's own shape (`{ "errors": [ … ] }`).
 import { randomUUID } from "node:crypto";
-import { Readable } from "node:stream";
+import { asWebRequest } from "../kernel/http-web-request.ts";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from "express";
 import { isDomainError } from "#domain/errors.ts";
 import { MEDIA_LIMITS, MEDIA_TOO_LARGE_MESSAGE } from "#domain/media.ts";
@@ -106,16 +106,6 @@ function postsBody(req: Request) {
 }
 
 const isSourceHtml = (req: Request) => req.query.source === "html";
-
-/** A web Request over Express's, for the media library's one multipart reader. */
-function asWebRequest(req: Request): globalThis.Request {
-  return new globalThis.Request(`http://localhost${req.originalUrl}`, {
-    method: req.method,
-    headers: { "content-type": req.get("content-type") ?? "" },
-    body: Readable.toWeb(req) as ReadableStream,
-    duplex: "half",
-  } as RequestInit);
-}
 
 export interface GhostApiRoutesOptions {
   keys: AppsService;

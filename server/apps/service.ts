@@ -168,6 +168,17 @@ export function createAppsService({ db, now, audit, rateLimiter, serverSecret }:
       };
     },
 
+    /**
+     * The caller behind a key's bearer token (Micropub's `Authorization: Bearer`, XML-RPC's password): looked up by its
+     * hash with its account on every request, so a revoked key is refused at once everywhere.
+     */
+    async authenticateToken(token: string | undefined, address: string): Promise<AppCaller> {
+      if (!token) return refuse(address, "A bearer token is required");
+      const key = await appKeys.findLiveKeyByTokenHash(db, hashCredential(token));
+      if (!key) return refuse(address, "Unknown or revoked token");
+      return admit(key, address);
+    },
+
     /** Every write an app makes is in the audit log, under the account and the app's name. */
     recordWrite(caller: AppCaller, what: string): Promise<void> {
       return audit.record(caller.writer, "app-write", what);

@@ -35,8 +35,8 @@ export interface CommentEmailDeps {
   /** The server's secret (SESSION_SECRET or data/session-secret): keys the address hash, seal and links. */
   secret: string;
   siteUrl: string;
-  /** Email is on (SMTP_URL): only then does the comment form ask for an address. */
-  open: boolean;
+  /** Email is on (server/newsletter/email-server.ts): only then does the comment form ask for an address. */
+  email: { isOn(): Promise<boolean>; isOnNow(): boolean };
   outbox: Outbox;
   comments: CommentService;
   settingsStore: SettingsStore;
@@ -55,7 +55,7 @@ export function createCommentEmails({
   now,
   secret,
   siteUrl,
-  open,
+  email,
   outbox,
   comments,
   settingsStore,
@@ -124,6 +124,9 @@ export function createCommentEmails({
 
   const life: CommentLife = {
     async prepare() {
+      // While email is off a comment's life sends nothing, and an address is not kept.
+      // As this server last read it (every second), so a comment costs no statement more.
+      if (!email.isOnNow()) return undefined;
       const [{ writerEmails }, site] = await Promise.all([settings.read(), readSite()]);
       return {
         async taken(comment, trx, { replyEmail }) {
@@ -157,7 +160,7 @@ export function createCommentEmails({
    * where it starts: comments before it were emailed one by one. Nothing is sent for a quiet day.
    */
   async function sendDigestIfDue(): Promise<boolean> {
-    if ((await settings.read()).writerEmails !== "digest") return false;
+    if ((await settings.read()).writerEmails !== "digest" || !(await email.isOn())) return false;
     const at = now();
     const site = await readSite();
     const day = dayOf(at, site.timeZone);
@@ -188,9 +191,10 @@ export function createCommentEmails({
   }
 
   return {
-    /** Registered in server/composition.ts while email is on. */
+    /** Registered in server/composition.ts; it sends nothing while email is off. */
     life,
-    open,
+    /** Whether email is on, so the comment form asks for an address and the writer may choose their emails. */
+    isOpen: (): Promise<boolean> => email.isOn(),
 
     readSettings: (): Promise<CommentEmailSettings> => settings.read(),
 

@@ -25,7 +25,82 @@ export interface RemoteRepliesDeps {
   readSettings: () => Promise<CommentSettings>;
 }
 
+/** A reply from elsewhere as its service receives it. */
+interface IncomingReply {
+  postId: string;
+  remoteAuthor: RemoteAuthor;
+  authorName: string | null;
+  contentHtml: string;
+  published?: Date;
+}
+
+type ReplyOutcome = { commentId: string; outcome: "held" | "edited" | "unchanged" } | undefined;
+
 export function createRemoteReplies({ db, now, changes, takeComment, readSettings }: RemoteRepliesDeps) {
+  /**
+   * The steps a reply from elsewhere takes, from a note or a page alike: read as text (empty is
+   * nothing), then the comment it became already is left alone when unchanged (spam stays spam
+   * whatever its author edits), or takes the new text and waits for the moderator again; a new
+   * one becomes a held comment when its post takes comments.
+   */
+  async function holdOrEdit(
+    reply: IncomingReply & { parentId?: string },
+    source: {
+      key: remoteReplies.RemoteCommentKey;
+      via: "fediverse" | "webmention";
+      heldReason: string;
+      /** A page's author is read from the page each time; a note's is its key and never changes. */
+      authorMayChange: boolean;
+    },
+  ): Promise<ReplyOutcome> {
+    const at = now();
+    const content = remoteReplyText(reply.contentHtml);
+    const author = remoteAuthorName(reply.authorName, reply.remoteAuthor.handle);
+    if (content === "") return undefined;
+    const existing = await remoteReplies.findRemoteComment(db, source.key);
+    if (existing) {
+      const same = existing.content === content && (!source.authorMayChange || existing.author === author);
+      if (same || existing.status === "spam") return { commentId: existing.id, outcome: "unchanged" };
+      await remoteReplies.updateRemoteComment(db, existing.id, {
+        author,
+        content,
+        heldReason: source.heldReason,
+        remoteAuthor: source.authorMayChange ? reply.remoteAuthor : undefined,
+      });
+      if (existing.status === "approved") changes.publish([postTag(existing.postId)], "comment");
+      return { commentId: existing.id, outcome: "edited" };
+    }
+    const [found, policySettings] = await Promise.all([
+      comments.findCommentablePost(db, reply.postId, at.toISOString()),
+      readSettings(),
+    ]);
+    const post = found?.post;
+    if (!post || post.id !== reply.postId || areCommentsClosed(post, policySettings, at)) return undefined;
+    // A remote clock may be ahead, or lie: a reply is never dated after its arrival.
+    const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
+    const comment = await takeComment((trx) =>
+      remoteReplies.insertRemoteComment(trx, {
+        postId: post.id,
+        author,
+        content,
+        createdAt: published.toISOString(),
+        heldReason: source.heldReason,
+        noteUrl: source.key.noteUrl,
+        remoteAuthor: reply.remoteAuthor,
+        via: source.via,
+        parentId: reply.parentId,
+      }),
+    );
+    return comment && { commentId: comment.id, outcome: "held" };
+  }
+
+  /** Removes the comment a reply became; its readers' pages change when it was shown. */
+  async function remove(key: remoteReplies.RemoteCommentKey): Promise<boolean> {
+    const removed = await remoteReplies.deleteRemoteComment(db, key);
+    if (removed?.status === "approved") changes.publish([postTag(removed.postId)], "comment");
+    return removed !== undefined;
+  }
+
   return {
     /**
      * A reply from the fediverse to a public post whose comments are open becomes a held comment
@@ -34,55 +109,19 @@ export function createRemoteReplies({ db, now, changes, takeComment, readSetting
      * replaces the text and holds it again. Undefined when the post takes no comment or the
      * note has no text.
      */
-    async receiveRemoteReply(reply: {
-      postId: string;
-      /** The top-level comment it answers, when it replies to a note that is a comment here (`findNoteThread`). */
-      parentId?: string;
-      noteUrl: string;
-      remoteAuthor: RemoteAuthor;
-      authorName: string | null;
-      contentHtml: string;
-      published?: Date;
-    }): Promise<{ commentId: string; outcome: "held" | "edited" | "unchanged" } | undefined> {
-      const at = now();
-      const content = remoteReplyText(reply.contentHtml);
-      const author = remoteAuthorName(reply.authorName, reply.remoteAuthor.handle);
-      if (content === "") return undefined;
-      const existing = await remoteReplies.findRemoteReply(db, reply.noteUrl, reply.remoteAuthor.url);
-      if (existing) {
-        // Spam stays spam whatever its author edits.
-        if (existing.content === content || existing.status === "spam") {
-          return { commentId: existing.id, outcome: "unchanged" };
-        }
-        await remoteReplies.updateRemoteReply(db, existing.id, {
-          author,
-          content,
-          heldReason: REMOTE_REPLY_HELD_REASON,
-        });
-        if (existing.status === "approved") changes.publish([postTag(existing.postId)], "comment");
-        return { commentId: existing.id, outcome: "edited" };
-      }
-      const [found, policySettings] = await Promise.all([
-        comments.findCommentablePost(db, reply.postId, at.toISOString()),
-        readSettings(),
-      ]);
-      const post = found?.post;
-      if (!post || post.id !== reply.postId || areCommentsClosed(post, policySettings, at)) return undefined;
-      // A remote clock may be ahead, or lie: a reply is never dated after its arrival.
-      const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
-      const comment = await takeComment((trx) =>
-        remoteReplies.insertRemoteReply(trx, {
-          postId: post.id,
-          author,
-          content,
-          createdAt: published.toISOString(),
-          heldReason: REMOTE_REPLY_HELD_REASON,
-          noteUrl: reply.noteUrl,
-          remoteAuthor: reply.remoteAuthor,
-          parentId: reply.parentId,
-        }),
-      );
-      return comment && { commentId: comment.id, outcome: "held" };
+    async receiveRemoteReply(
+      reply: IncomingReply & {
+        /** The top-level comment it answers, when it replies to a note that is a comment here (`findNoteThread`). */
+        parentId?: string;
+        noteUrl: string;
+      },
+    ): Promise<ReplyOutcome> {
+      return holdOrEdit(reply, {
+        key: { noteUrl: reply.noteUrl, actorUrl: reply.remoteAuthor.url },
+        via: "fediverse",
+        heldReason: REMOTE_REPLY_HELD_REASON,
+        authorMayChange: false,
+      });
     },
 
     /**
@@ -95,9 +134,7 @@ export function createRemoteReplies({ db, now, changes, takeComment, readSetting
 
     /** Removes the comment a note became, when its author deletes the note; false when there was none. */
     async removeRemoteReply(noteUrl: string, actorUrl: string): Promise<boolean> {
-      const removed = await remoteReplies.deleteRemoteReply(db, noteUrl, actorUrl);
-      if (removed?.status === "approved") changes.publish([postTag(removed.postId)], "comment");
-      return removed !== undefined;
+      return remove({ noteUrl, actorUrl });
     },
 
     /**
@@ -106,59 +143,18 @@ export function createRemoteReplies({ db, now, changes, takeComment, readSetting
      * changed: its comment takes the new text and waits for the moderator again; unchanged (or
      * spam), it stays as it is. Undefined when the post takes no comment or the reply has no text.
      */
-    async receiveMentionReply(reply: {
-      postId: string;
-      source: string;
-      remoteAuthor: RemoteAuthor;
-      authorName: string | null;
-      contentHtml: string;
-      published?: Date;
-    }): Promise<{ commentId: string; outcome: "held" | "edited" | "unchanged" } | undefined> {
-      const at = now();
-      const content = remoteReplyText(reply.contentHtml);
-      const author = remoteAuthorName(reply.authorName, reply.remoteAuthor.handle);
-      if (content === "") return undefined;
-      const heldReason = `${MENTION_REPLY_HELD_REASON} ${reply.source}`;
-      const existing = await remoteReplies.findMentionReply(db, reply.source);
-      if (existing) {
-        if ((existing.content === content && existing.author === author) || existing.status === "spam") {
-          return { commentId: existing.id, outcome: "unchanged" };
-        }
-        await remoteReplies.updateMentionReply(db, existing.id, {
-          author,
-          content,
-          heldReason,
-          remoteAuthor: reply.remoteAuthor,
-        });
-        if (existing.status === "approved") changes.publish([postTag(existing.postId)], "comment");
-        return { commentId: existing.id, outcome: "edited" };
-      }
-      const [found, policySettings] = await Promise.all([
-        comments.findCommentablePost(db, reply.postId, at.toISOString()),
-        readSettings(),
-      ]);
-      const post = found?.post;
-      if (!post || post.id !== reply.postId || areCommentsClosed(post, policySettings, at)) return undefined;
-      const published = reply.published && reply.published.getTime() < at.getTime() ? reply.published : at;
-      const comment = await takeComment((trx) =>
-        remoteReplies.insertMentionReply(trx, {
-          postId: post.id,
-          author,
-          content,
-          createdAt: published.toISOString(),
-          heldReason,
-          source: reply.source,
-          remoteAuthor: reply.remoteAuthor,
-        }),
-      );
-      return comment && { commentId: comment.id, outcome: "held" };
+    async receiveMentionReply(reply: IncomingReply & { source: string }): Promise<ReplyOutcome> {
+      return holdOrEdit(reply, {
+        key: { noteUrl: reply.source, via: "webmention" },
+        via: "webmention",
+        heldReason: `${MENTION_REPLY_HELD_REASON} ${reply.source}`,
+        authorMayChange: true,
+      });
     },
 
     /** Removes the comment a replying page became, when it is gone or no longer links the post. */
     async removeMentionReply(source: string): Promise<boolean> {
-      const removed = await remoteReplies.deleteMentionReply(db, source);
-      if (removed?.status === "approved") changes.publish([postTag(removed.postId)], "comment");
-      return removed !== undefined;
+      return remove({ noteUrl: source, via: "webmention" });
     },
 
     /** Replies from the fediverse per post, held ones included, spam left out. */

@@ -33,7 +33,8 @@ export type { CommentMoment } from "./repositories/comment-moments.ts";
  * beside it would wait), and `afterCommit` wakes whoever sends it.
  */
 export interface CommentLife {
-  prepare: () => Promise<CommentWork>;
+  /** Undefined when there is nothing to do for this comment (no webhook wants it): no transaction is opened for it. */
+  prepare: () => Promise<CommentWork | undefined>;
 }
 
 export interface CommentWork {
@@ -107,16 +108,22 @@ export function createCommentService({
 
   const { listPublicComments, findThread } = createThreadReads(db);
 
+  /** The work of every hook that has some for this change. */
+  async function prepareLife(): Promise<CommentWork[]> {
+    const prepared = await Promise.all(life.map((hooks) => hooks.prepare()));
+    return prepared.filter((work) => work !== undefined);
+  }
+
   /**
-   * Stores a comment through `insert` and tells `life` of it in the same transaction; without
-   * anything registered (email off) the insert alone, as before.
+   * Stores a comment through `insert` and tells `life` of it in the same transaction; when no
+   * hook has anything to do (email off), the insert alone, as before.
    */
   async function takeComment<T extends { id: string } | undefined>(
     insert: (db: Kysely<Database>) => Promise<T>,
     reader: { replyEmail?: string } = {},
   ): Promise<T> {
-    if (life.length === 0) return insert(db);
-    const work = await Promise.all(life.map((hooks) => hooks.prepare()));
+    const work = await prepareLife();
+    if (work.length === 0) return insert(db);
     const taken = await inTransaction(db, async (trx) => {
       const inserted = await insert(trx);
       if (!inserted) return inserted;
@@ -131,8 +138,8 @@ export function createCommentService({
 
   /** Approves comments and tells `life` of those that were not public yet, in one transaction. */
   async function approve(ids: readonly string[]): Promise<number> {
-    if (life.length === 0) return comments.approveComments(db, ids);
-    const work = await Promise.all(life.map((hooks) => hooks.prepare()));
+    const work = await prepareLife();
+    if (work.length === 0) return comments.approveComments(db, ids);
     const approved = await inTransaction(db, async (trx) => {
       const becoming = (await moments.listCommentMoments(trx, ids)).filter((moment) => moment.status !== "approved");
       const changed = await comments.approveComments(trx, ids);

@@ -1,3 +1,4 @@
+import { daysBefore } from "#domain/dashboard.ts";
 import type { Kysely } from "kysely";
 import {
   DEFAULT_FEDIVERSE_SETTINGS,
@@ -11,6 +12,7 @@ import {
   type ReactionKind,
 } from "#domain/fediverse.ts";
 import { ADMIN_POSTS_PER_PAGE } from "#domain/pagination.ts";
+import { postAddressIn } from "#domain/site-urls.ts";
 import type { Database } from "../kernel/db/schema.ts";
 import type { SettingsStore } from "../kernel/settings-store.ts";
 import { refuseAddressForm } from "../kernel/public-address.ts";
@@ -25,8 +27,6 @@ export const FOLLOWERS_PER_PAGE = ADMIN_POSTS_PER_PAGE;
 
 /** Where the blog's own posts live as ActivityPub objects (docs/decisions/0015): `/ap/posts/{id}`. */
 const POST_OBJECT_PATH = /^\/ap\/posts\/([A-Za-z0-9_-]{1,64})$/;
-/** A post's page, which a reply may name instead (`/blog/{slug}`). */
-const POST_PAGE_PATH = /^\/blog\/([^/]{1,200})\/?$/;
 
 export interface FediverseServiceDeps {
   db: Kysely<Database>;
@@ -122,15 +122,9 @@ export function createFediverseService({
    */
   async function findPublicPostId(objectUrl: URL): Promise<string | undefined> {
     if (objectUrl.origin !== site.origin) return undefined;
-    const address = POST_OBJECT_PATH.exec(objectUrl.pathname)?.[1] ?? POST_PAGE_PATH.exec(objectUrl.pathname)?.[1];
+    const address = POST_OBJECT_PATH.exec(objectUrl.pathname)?.[1] ?? postAddressIn(objectUrl.pathname);
     if (address === undefined) return undefined;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(address);
-    } catch {
-      return undefined;
-    }
-    return repository.findPublicPostIdAt(db, decoded, now().toISOString());
+    return repository.findPublicPostIdAt(db, address, now().toISOString());
   }
 
   return {
@@ -237,6 +231,11 @@ export function createFediverseService({
 
     async countFollowers(): Promise<Record<FollowerState, number>> {
       return repository.countFollowers(db);
+    },
+
+    /** The dashboard's figure: accepted followers who followed in the last `days` days. */
+    async countNewFollowers(days: number): Promise<number> {
+      return repository.countFollowersSince(db, daysBefore(now(), days));
     },
 
     /** Accepted followers a page at a time, for the followers collection and delivery; `nextCursor` null at the end. */

@@ -169,8 +169,10 @@ export interface Config {
   logFormat: "json" | "auto";
   /** Memory for anonymous readers' pages; 0 turns the page cache off. */
   pageCacheBytes: number;
-  /** Outgoing email; undefined when SMTP_URL is unset, and then nothing is sent. */
+  /** Outgoing email from the environment; undefined when SMTP_URL is unset, and then Settings → Email may set it up. */
   mail: MailConfig | undefined;
+  /** SMTP_RATE: messages per second this server hands to whichever mail server is set up. */
+  smtpRate: number;
   /** A GeoLite2 or DB-IP country file: analytics record the country of a view; unset, none is recorded. */
   geoipDb: string | undefined;
   /** Tests only: Fedify may fetch private and loopback addresses (a peer server on 127.0.0.1). */
@@ -238,6 +240,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
             rate: parsed.SMTP_RATE,
           }
         : undefined,
+    smtpRate: parsed.SMTP_RATE,
     geoipDb: parsed.GEOIP_DB,
     fediverseAllowPrivateAddress: parsed.FEDIVERSE_ALLOW_PRIVATE_ADDRESS,
   };

@@ -17,6 +17,11 @@ describe("logLevelForStatus", () => {
     expect(logLevelForStatus(400, true)).toBe("warn");
   });
 
+  it("logs a part of an API the blog does not speak (501) as information, unless something broke", () => {
+    expect(logLevelForStatus(501)).toBe("info");
+    expect(logLevelForStatus(501, true)).toBe("error");
+  });
+
   it("logs answered requests as information", () => {
     expect(logLevelForStatus(200)).toBe("info");
     expect(logLevelForStatus(302)).toBe("info");

@@ -2,6 +2,8 @@ import type { NextFunction, Request, Response } from "express";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "./logger.ts";
 
+const NOT_IMPLEMENTED = 501;
+
 /** One log line per request (assets left out), at the level its status deserves. */
 export function logRequests(logger: Logger) {
   return pinoHttp({
@@ -21,10 +23,13 @@ export function logRequests(logger: Logger) {
 
 /**
  * A client's mistake is worth a warning, not an error; a missing page or a refused method is
- * everyday traffic from crawlers and scanners. Only the server's own failures are errors,
- * including a response that broke after its (successful) status was sent.
+ * everyday traffic from crawlers and scanners. 501 is a part of an API the blog chose not to
+ * speak (Ghost's NotImplementedError, server/apps), asked for by any ordinary client: a
+ * refused method too. Only the server's own failures are errors, including a response that
+ * broke after its (successful) status was sent.
  */
 export function logLevelForStatus(status: number, failed = false): "info" | "warn" | "error" {
+  if (status === NOT_IMPLEMENTED) return failed ? "error" : "info";
   if (status >= 500) return "error";
   if (status >= 400) return status === 404 || status === 405 ? "info" : "warn";
   return failed ? "error" : "info";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refuseAddress, refuseAddressForm } from "./public-address.ts";
+import { publicOnlyLookup, refuseAddress, refuseAddressForm } from "./public-address.ts";
 
 /** A resolver that answers from a table, as DNS would; a name it lacks does not resolve. */
 function resolverOf(table: Record<string, string[]>) {
@@ -72,5 +72,17 @@ describe("the addresses the blog sends to", () => {
 
   it("leaves a name that does not resolve now to the delivery, which fails on it and is tried again", async () => {
     expect(await refuseAddress("https://gone.example/inbox", resolverOf({}))).toBeUndefined();
+  });
+});
+
+describe("the lookup a webhook call connects through", () => {
+  const resolveThrough = (hostname: string) =>
+    new Promise<{ error: Error | null; address: unknown }>((resolve) =>
+      publicOnlyLookup()(hostname, { all: true }, (error, address) => resolve({ error, address })),
+    );
+
+  it("refuses a name that resolves to this machine where the connection is made, not only before it", async () => {
+    const { error } = await resolveThrough("localhost");
+    expect(error?.message).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/);
   });
 });

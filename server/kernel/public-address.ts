@@ -66,3 +66,36 @@ export async function refuseAddress(
   const inside = addresses.find((resolved) => !isPublicIp(resolved.address));
   return inside && `${host} resolves to ${inside.address}, which is not a public address`;
 }
+
+/** The `lookup` of a node:http(s) request (node:net's `LookupFunction`). */
+export type ConnectLookup = (
+  hostname: string,
+  options: { all?: boolean; family?: number | string },
+  callback: (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void,
+) => void;
+
+/**
+ * A `lookup` for node:http(s) requests that resolves the name once and refuses it when any
+ * address is not public: the address connected to is the one checked, so a name that answers
+ * a public address to a check and a private one to the connection (DNS rebinding) gains nothing.
+ * An IP address in the URL is never looked up: `refuseAddressForm` is for those.
+ */
+export function publicOnlyLookup(): ConnectLookup {
+  return (hostname, options, callback) => {
+    lookup(hostname, { all: true, family: options.family === undefined ? 0 : Number(options.family) || 0 }).then(
+      (addresses) => {
+        const inside = addresses.find((resolved) => !isPublicIp(resolved.address));
+        if (inside || addresses.length === 0) {
+          const reason = inside
+            ? `${hostname} resolves to ${inside.address}, which is not a public address`
+            : `${hostname} resolves to no address`;
+          callback(Object.assign(new Error(reason), { code: "EPRIVATEADDRESS" }), "");
+          return;
+        }
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+      (error: Error) => callback(error, ""),
+    );
+  };
+}

@@ -10,56 +10,78 @@ export interface MultipartLimits {
   fieldBytes: number;
 }
 
-/** The one file of an upload: in memory, or at `saveFileTo` when the caller gave a path. */
+/** A file of an upload: in memory, or at `saveFileTo` when the caller gave a path. */
 export interface ReceivedFile {
   name: string;
   type: string;
   bytes: Buffer | undefined;
+  /** The form field it came in. */
+  field: string;
+}
+
+export interface MultipartFiles {
+  /** The fields whose files are read (others are skipped); `file` unless said. */
+  fields: readonly string[];
+  /** How many files are read, at most; the rest are skipped. */
+  max: number;
 }
 
 export type Multipart =
   | { readable: false }
   | {
       readable: true;
-      /** The text fields, and the chosen file's name under `file` (its bytes are not here). */
+      /** The text fields, and each file's name under its field (its bytes are not here). */
       fields: FormData;
+      /** The first file read. */
       file: ReceivedFile | undefined;
+      /** Every file read, in the order they came. */
+      files: ReceivedFile[];
       /** The file went past `limits.fileBytes`: what was read of it is incomplete. */
       tooLarge: boolean;
     };
 
 /**
- * Reads a multipart body (image uploads and imports) with busboy, streaming the one file
- * named `file` into memory or to disk as it arrives: `request.formData()` would hold the
- * whole body, several times over, while it parses. The file stops at `limits.fileBytes`
- * (`tooLarge`); the size a body may declare is checked before this, in server/http-body-limits.ts.
+ * Reads a multipart body (image uploads and imports) with busboy, streaming the file named
+ * `file` (or the few `files` asks for, as Micropub's photos) into memory or to disk as it
+ * arrives: `request.formData()` would hold the whole body, several times over, while it parses.
+ * Each file stops at `limits.fileBytes` (`tooLarge`); the size a body may declare is checked
+ * before this, in server/http-body-limits.ts.
  */
 export async function readMultipart(
   request: Request,
-  { limits, saveFileTo }: { limits: MultipartLimits; saveFileTo?: string },
+  {
+    limits,
+    saveFileTo,
+    files: wanted = { fields: ["file"], max: 1 },
+  }: {
+    limits: MultipartLimits;
+    /** Where the one file goes on disk; only with a single file (`files.max` 1). */
+    saveFileTo?: string;
+    files?: MultipartFiles;
+  },
 ): Promise<Multipart> {
   const fields = new FormData();
-  let file: ReceivedFile | undefined;
+  const files: ReceivedFile[] = [];
   let tooLarge = false;
   const writes: Promise<void>[] = [];
   let writeFailed = false;
   try {
     const parser = busboy({
       headers: { "content-type": request.headers.get("content-type") ?? "" },
-      limits: { files: 1, fields: limits.fields, fieldSize: limits.fieldBytes, fileSize: limits.fileBytes },
+      limits: { files: wanted.max, fields: limits.fields, fieldSize: limits.fieldBytes, fileSize: limits.fileBytes },
     });
     parser.on("field", (name, value) => fields.append(name, value));
     parser.on("file", (name, stream, info) => {
       // A part cut short errors on its own stream too (the parser reports it); unheard, it ends the process.
       stream.on("error", () => undefined);
-      if (name !== "file" || !info.filename) {
+      if (!wanted.fields.includes(name) || !info.filename) {
         stream.resume();
         return;
       }
-      const received: ReceivedFile = { name: info.filename, type: info.mimeType, bytes: undefined };
-      file = received;
+      const received: ReceivedFile = { name: info.filename, type: info.mimeType, bytes: undefined, field: name };
+      files.push(received);
       // The name is all a form definition needs; an empty File stands for the one read here.
-      fields.append("file", new File([], info.filename));
+      fields.append(name, new File([], info.filename));
       stream.on("limit", () => {
         tooLarge = true;
       });
@@ -91,7 +113,7 @@ export async function readMultipart(
     // A malformed body, a Content-Type busboy cannot read, or a connection cut mid-upload.
     return { readable: false };
   }
-  return { readable: true, fields, file, tooLarge };
+  return { readable: true, fields, file: files[0], files, tooLarge };
 }
 
 /**

@@ -1,4 +1,6 @@
+import type { Transporter } from "nodemailer";
 import type { MailConfig } from "../kernel/config.ts";
+import type { MailTransport } from "./email-server.ts";
 
 /** One message as it leaves: the per-recipient placeholders already filled. */
 export interface OutgoingMessage {
@@ -6,7 +8,7 @@ export interface OutgoingMessage {
   subject: string;
   html: string;
   text: string;
-  /** The name shown beside MAIL_FROM's address: Settings' sender name, or the site's title. */
+  /** The name shown beside the From address: Settings' sender name, or the site's title. */
   fromName: string;
   replyTo?: string;
   headers?: Record<string, string>;
@@ -30,6 +32,8 @@ export interface Mailer {
   readonly rate: number;
   /** Connections of the pool: how many messages can be with SMTP at once. */
   readonly connections: number;
+  /** Whether a mail server is set up and email is on now; while not, the outbox waits. */
+  ready(): Promise<boolean>;
   /** Resolves once the SMTP server accepted the message; rejects with a MailerError. */
   send(message: OutgoingMessage): Promise<void>;
   close(): void;
@@ -38,37 +42,70 @@ export interface Mailer {
 const CONNECTIONS = 5;
 
 /**
- * A pooled SMTP transport from SMTP_URL: a few connections kept open and reused, and no more
- * than SMTP_RATE messages a second handed to the server (each app server counts its own).
- * nodemailer loads here, at boot, only on a server that sends email.
+ * A pooled SMTP transport to the mail server of the moment (`current`: SMTP_URL, or the one
+ * saved on Settings → Email): a few connections kept open and reused, and no more than SMTP_RATE
+ * messages a second handed to the server (each app server counts its own). When the mail server
+ * changes, the pool is closed and built anew for the next message, without a restart.
+ * nodemailer loads on the first message, on a server that sends email.
  */
-export async function createMailer(config: MailConfig): Promise<Mailer> {
-  const { default: nodemailer } = await import("nodemailer");
-  const transport = nodemailer.createTransport({
-    pool: true,
-    url: config.smtpUrl,
-    maxConnections: CONNECTIONS,
-    // Well inside the outbox's lease, which a batch in flight renews anyway.
-    connectionTimeout: 15_000,
-    greetingTimeout: 15_000,
-    socketTimeout: 60_000,
-    rateLimit: config.rate,
-    rateDelta: 1000,
-  });
+export function createMailer(
+  server: MailConfig | { rate: number; current: () => Promise<MailTransport | undefined> },
+): Mailer {
+  const { rate } = server;
+  // One fixed server (SMTP_URL's, or a test's sink) is a mail server of the moment that never changes.
+  const current =
+    "current" in server
+      ? server.current
+      : async (): Promise<MailTransport> => ({
+          key: "environment",
+          options: { url: server.smtpUrl },
+          fromAddress: server.fromAddress,
+        });
+  let pool: { key: string; transport: Transporter; fromAddress: string } | undefined;
+
+  async function poolFor(transport: MailTransport) {
+    if (pool?.key === transport.key) return pool;
+    pool?.transport.close();
+    const { default: nodemailer } = await import("nodemailer");
+    pool = {
+      key: transport.key,
+      fromAddress: transport.fromAddress,
+      transport: nodemailer.createTransport({
+        ...transport.options,
+        pool: true,
+        maxConnections: CONNECTIONS,
+        // Well inside the outbox's lease, which a batch in flight renews anyway.
+        connectionTimeout: 15_000,
+        greetingTimeout: 15_000,
+        socketTimeout: 60_000,
+        rateLimit: rate,
+        rateDelta: 1000,
+      }),
+    };
+    return pool;
+  }
+
   return {
-    rate: config.rate,
+    rate,
     connections: CONNECTIONS,
+    async ready() {
+      return (await current()) !== undefined;
+    },
     async send(message) {
+      const transport = await current();
+      if (!transport) throw new MailerError("Email is off: no mail server is set up.", false);
+      const { transport: sender, fromAddress } = await poolFor(transport);
       try {
         const { fromName, ...rest } = message;
         // nodemailer writes (and encodes) the header from the parts, so a name never needs escaping here.
-        await transport.sendMail({ ...rest, from: { name: fromName, address: config.fromAddress } });
+        await sender.sendMail({ ...rest, from: { name: fromName, address: fromAddress } });
       } catch (error) {
         throw toMailerError(error);
       }
     },
     close() {
-      transport.close();
+      pool?.transport.close();
+      pool = undefined;
     },
   };
 }
@@ -77,6 +114,6 @@ function toMailerError(error: unknown): MailerError {
   if (!(error instanceof Error)) return new MailerError(String(error), false);
   const { responseCode } = error as { responseCode?: number };
   const permanent = typeof responseCode === "number" && responseCode >= 500 && responseCode < 600;
-  // The server's answer says what went wrong; the credentials in SMTP_URL never appear in it.
+  // The server's answer says what went wrong; the credentials of the mail server never appear in it.
   return new MailerError(error.message, permanent);
 }

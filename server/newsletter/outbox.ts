@@ -7,8 +7,6 @@ import {
   cancelSend,
   type ClaimedDelivery,
   type ClaimedSend,
-  claimDeliveries,
-  extendClaims,
   findActiveSubscriberIds,
   findClaimedSends,
   findSendProgress,
@@ -16,12 +14,13 @@ import {
   insertSingleSend,
   recordBatch,
   recordSent,
-  releaseExpiredClaims,
   type SendContent,
   type SendProgress,
+  toClaimedDelivery,
 } from "./repositories/email-outbox.ts";
 import { newId } from "../kernel/rows.ts";
-import { type PeriodicWorker, periodicWorker, type Worker } from "../kernel/workers.ts";
+import { createDurableQueue, retryWait } from "../kernel/durable-queue.ts";
+import type { Worker } from "../kernel/workers.ts";
 import type { Mailer, OutgoingMessage } from "./mailer.ts";
 import { MailerError } from "./mailer.ts";
 
@@ -60,7 +59,7 @@ const MAX_RETRY_MS = 60 * 60 * 1000;
 
 /**
  * The newsletter outbox (docs/decisions/0014-newsletter-outbox.md). Enqueueing only writes rows;
- * a worker in each app server, started at boot when SMTP_URL is set, claims small batches with a
+ * a worker in each app server, idle while no mail server is set up (docs/decisions/0030), claims small batches with a
  * lease and records each result, so nothing waits on SMTP in a reader's request and a send
  * resumes after a crash: at most two messages per SMTP connection go out twice.
  */
@@ -88,17 +87,20 @@ export function createOutbox({
   tuning?: OutboxTuning;
 }) {
   const { leaseMs, pollMs, retryBaseMs, batchSize } = { ...DEFAULTS, ...tuning };
-  let running: PeriodicWorker | undefined;
-
-  const wakeWorker = () => void running?.nudge();
+  // The deliveries (server/kernel/durable-queue.ts); a send's own row says what they carry.
+  const queue = createDurableQueue({
+    db,
+    dialect,
+    now,
+    table: "email_deliveries",
+    name: "newsletter outbox",
+    leaseMs,
+    pollMs,
+  });
+  const wakeWorker = queue.wake;
 
   async function runBatch(mailer: Mailer, limit: number): Promise<boolean> {
-    const at = now();
-    const claimed = await claimDeliveries(db, dialect, {
-      at: at.toISOString(),
-      leaseUntil: new Date(at.getTime() + leaseMs).toISOString(),
-      limit,
-    });
+    const claimed = (await queue.claim(limit)).map(toClaimedDelivery);
     if (claimed.length === 0) return false;
 
     const sender = await readSender();
@@ -116,42 +118,38 @@ export function createOutbox({
       return send && !gone;
     });
 
-    const pending = new Set(deliverable.map((delivery) => delivery.id));
-    // A renewal that fails leaves the lease as it was; at worst another worker sends a row twice.
-    const renewLease = setInterval(() => {
-      void extendClaims(db, [...pending], new Date(now().getTime() + leaseMs).toISOString()).catch(() => {});
-    }, leaseMs / 3);
     const recordAccepted = createSentRecorder((deliveries) => recordSent(db, deliveries, now().toISOString()));
     let recordFailure: { error: unknown } | undefined;
-    const record = (delivery: ClaimedDelivery) =>
-      recordAccepted(delivery)
-        // Left claimed: after its lease it goes out again, the one duplicate an outage costs.
-        .catch((error: unknown) => void (recordFailure ??= { error }))
-        .finally(() => pending.delete(delivery.id));
     // One message at a time per connection of the mailer's pool, each recorded as sent while its
     // connection sends the next, and before the one after: a crash repeats at most two messages
     // per connection, those SMTP held or had just taken (docs/decisions/0014-newsletter-outbox.md).
-    const queue = deliverable.values();
-    const sendInTurn = async () => {
-      let recording: Promise<void> = Promise.resolve();
-      for (const delivery of queue) {
-        try {
-          await mailer.send(compose(delivery, sends.get(delivery.sendId)!, sender, readers));
-        } catch (error) {
-          sortFailure(outcome, delivery, error, readers);
-          pending.delete(delivery.id);
-          continue;
-        }
-        await recording;
-        recording = record(delivery);
-      }
-      await recording;
-    };
-    try {
-      await Promise.all(Array.from({ length: mailer.connections }, sendInTurn));
-    } finally {
-      clearInterval(renewLease);
-    }
+    await queue.holding(
+      deliverable.map((delivery) => delivery.id),
+      async (settle) => {
+        const record = (delivery: ClaimedDelivery) =>
+          recordAccepted(delivery)
+            // Left claimed: after its lease it goes out again, the one duplicate an outage costs.
+            .catch((error: unknown) => void (recordFailure ??= { error }))
+            .finally(() => settle(delivery.id));
+        const inTurn = deliverable.values();
+        const sendInTurn = async () => {
+          let recording: Promise<void> = Promise.resolve();
+          for (const delivery of inTurn) {
+            try {
+              await mailer.send(compose(delivery, sends.get(delivery.sendId)!, sender, readers));
+            } catch (error) {
+              sortFailure(outcome, delivery, error, readers);
+              settle(delivery.id);
+              continue;
+            }
+            await recording;
+            recording = record(delivery);
+          }
+          await recording;
+        };
+        await Promise.all(Array.from({ length: mailer.connections }, sendInTurn));
+      },
+    );
     outcome.at = now().toISOString();
     await recordBatch(db, outcome);
     if (recordFailure) throw recordFailure.error;
@@ -175,7 +173,7 @@ export function createOutbox({
     } else if (delivery.attempts >= MAX_ATTEMPTS) {
       outcome.failed.push({ delivery, error: message });
     } else {
-      const wait = Math.min(retryBaseMs * 2 ** (delivery.attempts - 1), MAX_RETRY_MS);
+      const wait = retryWait(delivery.attempts, retryBaseMs, MAX_RETRY_MS);
       outcome.retry.push({ delivery, error: message, nextAttemptAt: new Date(now().getTime() + wait).toISOString() });
     }
   }
@@ -215,19 +213,14 @@ export function createOutbox({
   /** One turn of the worker; true when it sent a batch, so the next may be waiting already. */
   function createTurn(mailer: Mailer, tick?: () => Promise<unknown>): () => Promise<boolean> {
     const limit = Math.max(1, Math.min(batchSize, mailer.rate));
-    let releasedAt = 0;
     let tickedAt = 0;
     return async () => {
+      // No mail server yet (or its settings changed and wait for a test): what is queued waits.
+      if (!(await mailer.ready())) return false;
       // Between batches too, so a post whose time comes during a long send is not kept waiting.
       if (tick && Date.now() - tickedAt >= pollMs) {
         tickedAt = Date.now();
         await tick();
-      }
-      // One process serves a SQLite file, so any claim left there is a crashed run's.
-      if (releasedAt === 0 && dialect === "sqlite") await releaseExpiredClaims(db, undefined);
-      if (Date.now() - releasedAt >= leaseMs / 2) {
-        await releaseExpiredClaims(db, now().toISOString());
-        releasedAt = Date.now();
       }
       return runBatch(mailer, limit);
     };
@@ -240,27 +233,7 @@ export function createOutbox({
    * its results.
    */
   function worker(mailer: Mailer, onError: (error: unknown) => void, tick?: () => Promise<unknown>): Worker {
-    const loop = periodicWorker({
-      name: "newsletter outbox",
-      everyMs: pollMs,
-      run: createTurn(mailer, tick),
-      onError,
-      runAtStart: true,
-    });
-    return {
-      name: loop.name,
-      async start() {
-        if (running) return;
-        running = loop;
-        await loop.start();
-      },
-      async stop() {
-        if (running !== loop) return;
-        running = undefined;
-        await loop.stop();
-      },
-      nudge: wakeWorker,
-    };
+    return queue.worker(createTurn(mailer, tick), onError);
   }
 
   return {
@@ -330,11 +303,7 @@ export function createOutbox({
     },
 
     /** Lets the batch in flight finish and record its results, then returns. */
-    async stop(): Promise<void> {
-      const loop = running;
-      running = undefined;
-      await loop?.stop();
-    },
+    stop: queue.stop,
   };
 }
 

@@ -22,14 +22,14 @@ export function createPostNewsletter({
   now,
   outbox,
   readSite,
-  emailOn,
+  email,
 }: {
   db: Kysely<Database>;
   now: () => Date;
   outbox: Outbox;
   readSite: () => Promise<EmailSite>;
-  /** SMTP_URL is set: a save may ask for an email, and the editor offers it. */
-  emailOn: boolean;
+  /** Whether email is on (server/newsletter/email-server.ts): a save may ask for an email, and the editor offers it. */
+  email: { isOn(): Promise<boolean>; isOnNow(): boolean };
 }) {
   /**
    * Composes the email from the post as it is now, queues it, and marks the post sent, in one
@@ -78,7 +78,12 @@ export function createPostNewsletter({
   };
 
   return {
-    emailOn,
+    /** Email is on, as this server last read it (its settings worker reads every second). */
+    get emailOn(): boolean {
+      return email.isOnNow();
+    },
+    /** Email is on now: what the editor's loaders ask. */
+    isEmailOn: (): Promise<boolean> => email.isOn(),
     postLife,
     sendDuePosts,
 

@@ -1,5 +1,6 @@
 // The owner's side of the newsletter list (the Subscribers screen): counts, pages, one address
 // added or removed, and the list in and out as CSV. Readers' own subscribing is subscriptions.ts.
+import { daysBefore } from "#domain/dashboard.ts";
 import { setImmediate } from "node:timers/promises";
 import type { Kysely } from "kysely";
 import { DomainError, isDomainError } from "#domain/errors.ts";
@@ -187,6 +188,11 @@ export function createSubscriberAdmin({ db, now }: { db: Kysely<Database>; now: 
         counts: await subscribers.countSubscribersByState(db),
         page: await subscribers.listSubscribers(db, { state, search, after, limit: SUBSCRIBERS_PAGE_SIZE }),
       };
+    },
+
+    /** The dashboard's figure: subscribers active now who joined in the last `days` days. */
+    async countNew(days: number): Promise<number> {
+      return subscribers.countActiveSubscribersSince(db, daysBefore(now(), days));
     },
 
     /**

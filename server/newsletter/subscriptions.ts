@@ -114,8 +114,10 @@ export interface SubscriptionServiceDeps {
   secret: string;
   /** SITE_URL and the blog's title as Settings name it, read when a confirmation email is made. */
   readSite: () => Promise<EmailSite>;
-  /** The outbox's; undefined while email is off (no SMTP_URL), and then no address is collected. */
+  /** The outbox's; undefined: email is never on here (tools, tests), and no address is collected. */
   enqueueSingle: EnqueueSingle | undefined;
+  /** Whether email is on now (the mail server's, server/newsletter/email-server.ts); always, unless told. */
+  isEmailOn?: () => Promise<boolean>;
   /** The services' one limiter (rate-limit.ts), which stores keys hashed. */
   limiter: RateLimiter;
   addressLimit?: RateLimitPolicy;
@@ -134,6 +136,7 @@ export function createSubscriptionService({
   secret,
   readSite,
   enqueueSingle,
+  isEmailOn = async () => true,
   limiter,
   addressLimit = SUBSCRIBE_ADDRESS_LIMIT,
   emailLimit = SUBSCRIBE_EMAIL_LIMIT,
@@ -155,7 +158,9 @@ export function createSubscriptionService({
     confirmToken: tokens.confirmToken,
     unsubscribeToken: tokens.unsubscribeToken,
     /** Whether the form may collect addresses: only when a confirmation email can reach them. */
-    open: enqueueSingle !== undefined,
+    async isOpen(): Promise<boolean> {
+      return enqueueSingle !== undefined && (await isEmailOn());
+    },
 
     /** Refuses a forged or damaged unsubscribe link, so its page can say so before anyone clicks. */
     checkUnsubscribeToken(token: string): void {
@@ -170,7 +175,8 @@ export function createSubscriptionService({
      * honeypot gets the same answer and no row. Each attempt counts against the client address first.
      */
     async subscribe(email: string, visitor?: Visitor): Promise<typeof SUBSCRIBE_ANSWER> {
-      if (!enqueueSingle) throw new DomainError("SUBSCRIPTIONS_CLOSED", SUBSCRIPTIONS_CLOSED_MESSAGE);
+      if (!enqueueSingle || !(await isEmailOn()))
+        throw new DomainError("SUBSCRIPTIONS_CLOSED", SUBSCRIPTIONS_CLOSED_MESSAGE);
       if (visitor) await limiter.consume(`subscribe:${visitor.clientAddress}`, addressLimit);
       const parsed = subscribeSchema.safeParse({ email });
       if (!parsed.success) throw new DomainError("EMAIL_INVALID", parsed.error.issues[0]!.message);

@@ -163,6 +163,11 @@ export function createPageService({ db, now, audit, changes }: PageServiceDeps) 
       return pages.findPublicPageSlugs(db, ids);
     },
 
+    /** The titles of the pages at these slugs (a page of Analytics' paths, at most). */
+    titlesBySlug(slugs: readonly string[]) {
+      return pages.findTitlesBySlug(db, slugs);
+    },
+
     /** The current slugs of the published built-in pages, by `builtIn` ("about" → "about"). */
     resolveBuiltInPageSlugs() {
       return pages.findPublicBuiltInPageSlugs(db);

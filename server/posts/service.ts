@@ -20,12 +20,12 @@ import * as revisions from "./repositories/post-revisions.ts";
 import * as posts from "./repositories/posts.ts";
 import * as publicPosts from "./repositories/posts-public.ts";
 import * as previewTokens from "./repositories/preview-tokens.ts";
-import { renderPostBody } from "../render/index.ts";
+import { type LinkPreviews, linksToPreview, renderPostBody } from "../render/index.ts";
 import { createWritersDesk } from "./writers-desk.ts";
 import { createPublicPostReads } from "./public-reads.ts";
 import { changeEachPost } from "./bulk-changes.ts";
 import type { BulkPostChange, BulkPostOutcome } from "#domain/post-bulk.ts";
-import type { Post, PostSummary } from "#domain/post.ts";
+import type { Post, PostListFilter, PostSummary } from "#domain/post.ts";
 import type { Actor, AuditLog } from "../accounts/index.ts";
 import { type PeriodicWorker, periodicWorker, type WorkerErrorReporter } from "../kernel/workers.ts";
 
@@ -102,8 +102,16 @@ export interface PostServiceDeps {
   audit: AuditLog;
   /** What follows from a post's life (PostLife): the newsletter, the fediverse. */
   life?: readonly PostLife[];
-  /** SMTP_URL is set: a save may ask for an email (newsletterAfterSave). */
-  emailOn?: boolean;
+  /**
+   * Whether email is on (the newsletter's mail server), as this server last read it: a save may ask
+   * for an email (newsletterAfterSave). Its settings worker reads it every second, so a save costs no statement.
+   */
+  isEmailOn?: () => boolean;
+  /**
+   * The bookmark cards' previews (server/embeds): a save renders them into the body. Missing ones
+   * are fetched only when `fetchMissing`: a body written anew, not one saved as it was.
+   */
+  linkPreviews?: (urls: readonly string[], fetchMissing: boolean) => Promise<LinkPreviews>;
 }
 
 /** Who is saving: every revision names the admin who made it. */
@@ -136,7 +144,8 @@ export function createPostService({
   random = Math.random,
   changes = createContentChanges(),
   life = [],
-  emailOn = false,
+  isEmailOn = () => false,
+  linkPreviews = async () => new Map(),
 }: PostServiceDeps) {
   // Any write to a post can change every list (a card, a count, an order) and its own page.
   const announce = (id: string) => changes.publish(["lists", postTag(id)], "post");
@@ -158,7 +167,7 @@ export function createPostService({
   /** The draft a writer's save stores, its newsletter state following the post's past. */
   function draftToSave(input: PostSaveInput, slug: string, before?: Post): PostDraft {
     const draft = { ...toPostDraft(input), slug };
-    return { ...draft, newsletter: newsletterAfterSave(before, draft, emailOn, now()) };
+    return { ...draft, newsletter: newsletterAfterSave(before, draft, isEmailOn(), now()) };
   }
 
   /** Tells every hook of `moment` that the post's write committed. */
@@ -221,10 +230,25 @@ export function createPostService({
     ...publicReads,
 
     /** A page of every post for the admin list, each with what it is right now: draft, scheduled or published. */
-    async listAllPosts(filter = "", page = 1): Promise<Page<PostSummary & { status: PostStatus }>> {
-      const found = await posts.listAllPosts(db, filter, { page, pageSize: ADMIN_POSTS_PER_PAGE });
+    async listAllPosts(
+      filter = "",
+      page = 1,
+      status?: PostListFilter,
+    ): Promise<Page<PostSummary & { status: PostStatus }>> {
       const at = now();
+      const only = status ? { status, now: at.toISOString() } : undefined;
+      const found = await posts.listAllPosts(db, filter, { page, pageSize: ADMIN_POSTS_PER_PAGE }, only);
       return { ...found, items: found.items.map((post) => ({ ...post, status: postStatus(post, at) })) };
+    },
+
+    /** The titles of the posts at these slugs (a page of Analytics' paths, at most). */
+    titlesBySlug(slugs: readonly string[]) {
+      return posts.findTitlesBySlug(db, slugs);
+    },
+
+    /** The dashboard's figures: posts not public yet, as drafts and scheduled ones. */
+    countUnpublished(): Promise<{ drafts: number; scheduled: number }> {
+      return posts.countDraftsAndScheduled(db, now().toISOString());
     },
 
     getPostForEditing: requirePost,
@@ -234,12 +258,13 @@ export function createPostService({
       const at = timestamp();
       await refuseUnknownCategory(input.category);
       const draft = draftToSave(input, await chooseSlug(input));
+      const previews = await linkPreviews(linksToPreview(draft.format, draft.content), true);
       const revision = { kind: "save", savedBy: writer.email } as const;
       const created = await save(
         undefined,
         draft,
         async (trx) => {
-          const [id] = await posts.insertPosts(trx, [{ ...draft, createdAt: at, updatedAt: at, revision }]);
+          const [id] = await posts.insertPosts(trx, [{ ...draft, createdAt: at, updatedAt: at, revision }], previews);
           return posts.findPostById(trx, id!);
         },
         async (post, trx) => {
@@ -254,10 +279,13 @@ export function createPostService({
       if (!before) throw new DomainError("POST_NOT_FOUND", "Post not found");
       await refuseUnknownCategory(input.category);
       const draft = draftToSave(input, await chooseSlug(input, id), before);
+      // A save that leaves the body as it was (a publish, a bulk change) fetches no page.
+      const bodyChanged = draft.content !== before.content || draft.format !== before.format;
+      const previews = await linkPreviews(linksToPreview(draft.format, draft.content), bodyChanged);
       const updated = await save(
         before,
         draft,
-        (trx) => posts.updatePost(trx, id, draft, timestamp(), { kind: "save", savedBy: writer.email }),
+        (trx) => posts.updatePost(trx, id, draft, timestamp(), { kind: "save", savedBy: writer.email }, previews),
         async (post, trx) => {
           if (before.published === post.published) return;
           await audit.record(writer, post.published ? "post-published" : "post-unpublished", post.title, trx);
@@ -283,7 +311,15 @@ export function createPostService({
     async restoreRevision(id: string, revisionId: string, writer: Writer): Promise<Post> {
       const [post, revision] = await Promise.all([requirePost(id), desk.getRevision(id, revisionId)]);
       const draft: PostDraft = { ...post, title: revision.title, content: revision.content, format: revision.format };
-      const restored = await posts.updatePost(db, id, draft, timestamp(), { kind: "restore", savedBy: writer.email });
+      const previews = await linkPreviews(linksToPreview(draft.format, draft.content), true);
+      const restored = await posts.updatePost(
+        db,
+        id,
+        draft,
+        timestamp(),
+        { kind: "restore", savedBy: writer.email },
+        previews,
+      );
       if (!restored) throw new DomainError("POST_NOT_FOUND", "Post not found");
       announce(id);
       afterCommit(momentOf(post, restored, now()), restored);

@@ -1,3 +1,4 @@
 // The render capability's public face (README.md): all that other capabilities, the composition root, app/ and cli/ import from it.
 export { rewriteHtmlUrls } from "./absolute-urls.ts";
-export { renderMarkdownSnippet, renderPostBody } from "./post-body.ts";
+export { linksToPreview, renderMarkdownSnippet, renderPostBody } from "./post-body.ts";
+export type { LinkPreview, LinkPreviews } from "./embeds.ts";

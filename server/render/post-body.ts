@@ -5,9 +5,10 @@ import taskLists from "markdown-it-task-lists";
 import { Parser } from "htmlparser2";
 import type { PostFormat } from "#domain/post.ts";
 import { htmlToText, sanitizePostHtml } from "../kernel/html.ts";
-import { gfmExtensions } from "./gfm.ts";
+import { gfmExtensions } from "#domain/gfm.ts";
 import { highlightCode } from "./highlight.ts";
 import { escapeHtml } from "#domain/escape.ts";
+import { bareUrls, embeds, type LinkPreviews } from "./embeds.ts";
 
 /** A post body ready to store: sanitised HTML (with its table of contents), and its reading time. */
 export interface RenderedBody {
@@ -46,7 +47,8 @@ const markdown = new MarkdownIt({
   .use(gfmExtensions)
   .use(anchor, { slugify: slugifyHeading, tabIndex: false })
   .use(footnote)
-  .use(taskLists, { enabled: false });
+  .use(taskLists, { enabled: false })
+  .use(embeds);
 
 interface Heading {
   level: number;
@@ -94,10 +96,11 @@ export function countWords(text: string): number {
 /**
  * The one pipeline for a post body, used at save time and by the editor's preview, so the
  * preview is what readers get: Markdown rendered (headings with ids, highlighted code), the
- * result sanitised like any HTML body, then a table of contents for long posts.
+ * result sanitised like any HTML body, then a table of contents for long posts. A URL alone on
+ * its line becomes a card from `previews` (server/render/embeds.ts).
  */
-export function renderPostBody(format: PostFormat, source: string): RenderedBody {
-  const body = sanitizePostHtml(format === "markdown" ? markdown.render(source) : source);
+export function renderPostBody(format: PostFormat, source: string, previews?: LinkPreviews): RenderedBody {
+  const body = sanitizePostHtml(format === "markdown" ? markdown.render(source, { previews }) : source);
   const headings = collectHeadings(body);
   const wordCount = countWords(htmlToText(body));
   // The contents go through the sanitiser too: everything stored has passed it.
@@ -115,4 +118,9 @@ export function renderPostBody(format: PostFormat, source: string): RenderedBody
  */
 export function renderMarkdownSnippet(source: string): string {
   return sanitizePostHtml(markdown.render(source));
+}
+
+/** The URLs alone on their line in a Markdown body, whose Open Graph preview its cards show. */
+export function linksToPreview(format: PostFormat, source: string): string[] {
+  return format === "markdown" ? bareUrls(markdown, source) : [];
 }

@@ -1,7 +1,7 @@
 // How the blog reads another site's page or posts to its endpoint on a writer's or a stranger's
-// behalf: never inside its own network (server/kernel/public-address.ts), every redirect checked
+// behalf: never inside its own network (server/kernel/public-request.ts), every redirect checked
 // again, within a size and a time.
-import { refuseAddress } from "../kernel/public-address.ts";
+import { headersOf, PublicRequestError, readAtMost, requestPublic } from "../kernel/public-request.ts";
 
 export interface FetchLimits {
   /** FEDIVERSE_ALLOW_PRIVATE_ADDRESS (test servers on 127.0.0.1): private addresses are allowed. Never on by default. */
@@ -35,34 +35,10 @@ export class FetchRefusedError extends Error {
   }
 }
 
-async function checkAddress(url: string, limits: FetchLimits): Promise<void> {
-  if (limits.allowPrivateAddress) {
-    const protocol = new URL(url).protocol;
-    if (protocol !== "http:" && protocol !== "https:") throw new FetchRefusedError(`${protocol} is not http(s)`, true);
-    return;
-  }
-  const refusal = await refuseAddress(url);
-  if (refusal !== undefined) throw new FetchRefusedError(`${url} was not fetched: ${refusal}`, true);
-}
-
-async function readCut(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < maxBytes) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  await reader.cancel().catch(() => {});
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, maxBytes));
-}
-
 /**
- * GETs a page, or POSTs a form (`form`) without following redirects' change of method, checking
- * each address before it is asked. A redirect without a usable Location ends the chain as it is.
+ * GETs a page, or POSTs a form (`form`) without following redirects' change of method, each
+ * address refused or allowed where it is connected to (server/kernel/public-request.ts). A
+ * redirect without a usable Location ends the chain as it is.
  */
 export async function fetchPage(
   address: string,
@@ -72,30 +48,33 @@ export async function fetchPage(
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let url = address;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
-    await checkAddress(url, limits);
-    let response: Response;
     try {
-      response = await fetch(url, {
+      const response = await requestPublic(url, {
         method: form ? "POST" : "GET",
-        redirect: "manual",
-        signal,
         headers: {
           "user-agent": USER_AGENT,
           accept: form ? "*/*" : "text/html, application/xhtml+xml;q=0.9, */*;q=0.1",
           ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
         },
-        body: form ? new URLSearchParams(form).toString() : undefined,
+        ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+        allowPrivateAddress: limits.allowPrivateAddress,
+        signal,
       });
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if (status >= 300 && status < 400 && location && !form) {
+        response.destroy();
+        url = new URL(location, url).href;
+        continue;
+      }
+      const headers = headersOf(response);
+      const body = (await readAtMost(response, limits.maxBytes)).toString("utf8");
+      return { url, status, headers, body };
     } catch (error) {
-      throw new FetchRefusedError(`${url} could not be reached: ${(error as Error).message}`, false);
+      if (!(error instanceof PublicRequestError)) throw error;
+      if (error.failure === "refused") throw new FetchRefusedError(`${url} was not fetched: ${error.message}`, true);
+      throw new FetchRefusedError(`${url} could not be reached: ${error.message}`, false);
     }
-    const location = response.headers.get("location");
-    if (response.status >= 300 && response.status < 400 && location && !form) {
-      await response.body?.cancel().catch(() => {});
-      url = new URL(location, url).href;
-      continue;
-    }
-    return { url, status: response.status, headers: response.headers, body: await readCut(response, limits.maxBytes) };
   }
   throw new FetchRefusedError(`${address} redirected more than ${MAX_REDIRECTS} times`, true);
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { DomainError } from "#domain/errors.ts";
-import { postPath } from "#domain/site-urls.ts";
+import { postAddressIn, postPath } from "#domain/site-urls.ts";
 import {
   DEFAULT_WEBMENTION_SETTINGS,
   EMPTY_MENTION_COUNTS,
@@ -14,9 +14,10 @@ import type { Database } from "../kernel/db/schema.ts";
 import { refuseAddressForm } from "../kernel/public-address.ts";
 import type { RateLimiter, RateLimitPolicy } from "../kernel/rate-limit.ts";
 import type { SettingsStore } from "../kernel/settings-store.ts";
-import { type PeriodicWorker, periodicWorker, type Worker, type WorkerErrorReporter } from "../kernel/workers.ts";
+import { createDurableQueue, retryWait } from "../kernel/durable-queue.ts";
+import type { Worker, WorkerErrorReporter } from "../kernel/workers.ts";
 import type { CommentService } from "../comments/index.ts";
-import { findPostById, type PostLife, type SaveWork } from "../posts/index.ts";
+import { findPostById, findUnmarkedArrivals, markArrival, type PostLife, type SaveWork } from "../posts/index.ts";
 import { type Db, inTransaction } from "../kernel/rows.ts";
 import { discoverEndpoint } from "./discovery.ts";
 import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchPage, FetchRefusedError } from "./fetch-page.ts";
@@ -40,10 +41,6 @@ const DEFAULT_TUNING: WebmentionTuning = { batchSize: 5, leaseMs: 60_000, pollMs
 const MAX_ATTEMPTS = 6;
 /** Mentions one source host may send an hour: a blog that links every post still gets through. */
 export const MENTIONS_PER_SOURCE_HOST: RateLimitPolicy = { maxHits: 60, windowMs: 60 * 60 * 1000 };
-/** How far back a server's clock looks for scheduled posts whose time came while no server looked. */
-const ARRIVALS_LOOK_BACK_MS = 7 * 24 * 60 * 60 * 1000;
-/** A post's page (`/blog/{slug}`): the only target a mention may name. */
-const POST_PAGE_PATH = /^\/blog\/([^/]{1,200})\/?$/;
 
 export interface WebmentionServiceDeps {
   db: Kysely<Database>;
@@ -117,15 +114,15 @@ export function createWebmentionService({
     schema: webmentionSettingsSchema,
     defaults: DEFAULT_WEBMENTION_SETTINGS,
   });
-  let running: PeriodicWorker | undefined;
-  const wakeWorker = () => void running?.nudge();
+  const queue = createDurableQueue({ db, dialect, now, table: "webmention_jobs", name: "webmention", leaseMs, pollMs });
+  const wakeWorker = queue.wake;
 
   /** The post a target names, when it is a public post of this blog; undefined otherwise. */
   async function postIdOf(target: URL): Promise<string | undefined> {
     if (target.origin !== site.origin) return undefined;
-    const address = POST_PAGE_PATH.exec(target.pathname)?.[1];
+    const address = postAddressIn(target.pathname);
     if (address === undefined) return undefined;
-    return mentions.findPublicPostIdAt(db, decodeURIComponent(address), now().toISOString());
+    return mentions.findPublicPostIdAt(db, address, now().toISOString());
   }
 
   async function forget(postId: string, source: string): Promise<void> {
@@ -203,41 +200,22 @@ export function createWebmentionService({
       if (permanent || job.attempts >= MAX_ATTEMPTS) {
         await jobs.finishJob(db, job, { state: "failed", at: at.toISOString(), error: message });
       } else {
-        const wait = retryBaseMs * 2 ** (job.attempts - 1);
-        await jobs.retryJob(db, job, new Date(at.getTime() + wait).toISOString(), message);
+        const nextAttemptAt = new Date(at.getTime() + retryWait(job.attempts, retryBaseMs)).toISOString();
+        await queue.retryLater(job.id, { nextAttemptAt, error: message });
       }
       if (!(error instanceof FetchRefusedError)) throw error;
     }
   }
 
-  function createTurn(): () => Promise<boolean> {
-    let releasedAt = 0;
-    return async () => {
-      // One process serves a SQLite file, so any claim left there is a crashed run's.
-      if (releasedAt === 0 && dialect === "sqlite") await jobs.releaseExpiredClaims(db, undefined);
-      if (Date.now() - releasedAt >= leaseMs / 2) {
-        await jobs.releaseExpiredClaims(db, now().toISOString());
-        releasedAt = Date.now();
-      }
-      const at = now();
-      const claimed = await jobs.claimJobs(db, dialect, {
-        at: at.toISOString(),
-        leaseUntil: new Date(at.getTime() + leaseMs).toISOString(),
-        limit: batchSize,
-      });
-      if (claimed.length === 0) return false;
-      const pending = new Set(claimed.map((job) => job.id));
-      const renewLease = setInterval(() => {
-        void jobs.extendClaims(db, [...pending], new Date(now().getTime() + leaseMs).toISOString()).catch(() => {});
-      }, leaseMs / 3);
-      try {
-        // Each job is recorded as it ends, so a crash repeats only the jobs in flight.
-        await Promise.all(claimed.map((job) => work(job).finally(() => pending.delete(job.id))));
-      } finally {
-        clearInterval(renewLease);
-      }
-      return true;
-    };
+  /** One turn of the worker: a batch claimed and worked, each job recorded as it ends, so a crash repeats only those in flight. */
+  async function turn(): Promise<boolean> {
+    const claimed = (await queue.claim(batchSize)).map(jobs.toClaimedJob);
+    if (claimed.length === 0) return false;
+    await queue.holding(
+      claimed.map((job) => job.id),
+      (settle) => Promise.all(claimed.map((job) => work(job).finally(() => settle(job.id)))),
+    );
+    return true;
   }
 
   /**
@@ -249,7 +227,7 @@ export function createWebmentionService({
     const source = new URL(postPath(post.slug), site).href;
     const linked = post.webmentionsOff ? [] : linkedAddresses(post.contentHtml, siteUrl);
     const at = now().toISOString();
-    if (!(await mentions.markNoticesQueued(trx, post.id, at, onlyIfDue))) return false;
+    if (!(await markArrival(trx, "webmentions_queued_at", post.id, at, onlyIfDue))) return false;
     const before = await jobs.listSentTargets(trx, source);
     const dropped = before.filter((target) => !linked.includes(target));
     await jobs.requestJobs(
@@ -288,9 +266,7 @@ export function createWebmentionService({
 
   /** Scheduled posts whose time came (in the last week) and that no server announced yet. */
   async function announceArrivedPosts(): Promise<void> {
-    const at = now();
-    const since = new Date(at.getTime() - ARRIVALS_LOOK_BACK_MS).toISOString();
-    for (const id of await mentions.findArrivedPostsToAnnounce(db, at.toISOString(), since)) {
+    for (const id of await findUnmarkedArrivals(db, "webmentions_queued_at", now())) {
       const post = await findPostById(db, id);
       if (!post || !(await storedSettings.read()).send) continue;
       if (await inTransaction(db, (trx) => queueNoticesIn(trx, post, true))) wakeWorker();
@@ -379,27 +355,7 @@ export function createWebmentionService({
 
     /** This server's worker (server/kernel/workers.ts): verifies received mentions and sends the blog's. */
     worker(onError: WorkerErrorReporter): Worker {
-      const loop = periodicWorker({
-        name: "webmention",
-        everyMs: pollMs,
-        run: createTurn(),
-        onError,
-        runAtStart: true,
-      });
-      return {
-        name: loop.name,
-        async start() {
-          if (running) return;
-          running = loop;
-          await loop.start();
-        },
-        async stop() {
-          if (running !== loop) return;
-          running = undefined;
-          await loop.stop();
-        },
-        nudge: wakeWorker,
-      };
+      return queue.worker(turn, onError);
     },
   };
 }

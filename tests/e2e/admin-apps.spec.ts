@@ -53,7 +53,7 @@ test("without JavaScript a key is created, a refusal comes back with its message
   await page.getByLabel("App name").fill(name);
   await page.getByRole("button", { name: "Create key" }).click();
   await expect(page.getByLabel("Admin API key (for writing apps)")).toHaveValue(/^[0-9a-f]{24}:[0-9a-f]{64}$/);
-  await expect(page.getByLabel("Token (for Micropub and XML-RPC apps, once they are supported)")).not.toHaveValue("");
+  await expect(page.getByLabel("Token (for Micropub and XML-RPC apps)")).not.toHaveValue("");
 
   await page.getByLabel("App name").fill(name);
   await page.getByRole("button", { name: "Create key" }).click();

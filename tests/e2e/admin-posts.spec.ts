@@ -225,6 +225,36 @@ test.describe("without JavaScript", () => {
     await expect(rowFor(page, post.title)).toHaveCount(0);
     expect(findPostById(post.id)).toBeUndefined();
   });
+
+  test("the Drafts list stays the Drafts list through Delete's question, No, Yes and a bulk question", async ({
+    page,
+  }) => {
+    const post = await createPost(page.request, { title: `Filtered delete ${uniqueSuffix()}` });
+    const draftsOnly = page.getByText("Drafts only, newest first.");
+    await page.goto(`/admin/posts?status=draft&q=${encodeURIComponent(post.title)}`);
+    await rowFor(page, post.title)
+      .getByRole("link", { name: /^Delete/ })
+      .click();
+    await expect(rowFor(page, post.title).getByText("Confirm?")).toBeVisible();
+    await expect(draftsOnly).toBeVisible();
+    await rowFor(page, post.title).getByRole("link", { name: "No", exact: true }).click();
+    await expect(page).toHaveURL(/[?&]status=draft/);
+    await expect(draftsOnly).toBeVisible();
+
+    await rowFor(page, post.title).getByRole("checkbox").check();
+    await page.getByRole("button", { name: "Unpublish selected" }).click();
+    await expect(page).toHaveURL(/[?&]status=draft/);
+    await expect(draftsOnly).toBeVisible();
+    await page.getByRole("link", { name: "Cancel" }).click();
+
+    await rowFor(page, post.title)
+      .getByRole("link", { name: /^Delete/ })
+      .click();
+    await rowFor(page, post.title).getByRole("button", { name: "Yes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Post deleted." })).toBeVisible();
+    await expect(page).toHaveURL(/[?&]status=draft/);
+    await expect(draftsOnly).toBeVisible();
+  });
 });
 
 test("editing changes the post, and the checkbox publishes and unpublishes it", async ({ page }) => {

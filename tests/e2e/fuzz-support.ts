@@ -124,6 +124,11 @@ export function looseUtf8(text: string): Buffer {
   return Buffer.from(bytes);
 }
 
+/** Text percent-encoded as a careless client would: `encodeURIComponent` without its URIError on a lone surrogate. */
+export function looseUriComponent(text: string): string {
+  return percentEncode(looseUtf8(text));
+}
+
 function percentEncode(bytes: Buffer): string {
   let encoded = "";
   for (const byte of bytes) {
@@ -135,7 +140,7 @@ function percentEncode(bytes: Buffer): string {
 
 /** A URL component: hostile text percent-encoded, or percent-encoding that is itself broken. */
 export function urlComponent(random: Random): string {
-  const encoded = percentEncode(looseUtf8(hostileText(random)));
+  const encoded = looseUriComponent(hostileText(random));
   return random.chance(0.2) ? encoded + random.pick(BROKEN_PERCENT) : encoded;
 }
 
@@ -158,7 +163,7 @@ export type FormFields = [string, string][];
 
 export function urlencodedBody(fields: FormFields, random: Random): Buffer {
   const pairs = fields.map(([name, value]) => {
-    const encoded = percentEncode(looseUtf8(value));
+    const encoded = looseUriComponent(value);
     return `${name}=${random.chance(0.1) ? encoded + random.pick(BROKEN_PERCENT) : encoded}`;
   });
   return Buffer.from(pairs.join("&"), "latin1");

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { openDatabase } from "../../server/kernel/db/connect.ts";
-import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
+import type { SmtpSink } from "../support/smtp-sink.ts";
 import { insertActiveSubscribers } from "../support/subscribers.ts";
-import { findFreePort, type StartedServer, startServer, waitForOutput } from "./server-support.ts";
+import { type BlogWithMail, startBlogWithMail } from "./server-with-mail.ts";
 
 // The editor's "Email this post to subscribers" on a server of its own with SMTP_URL (the shared
 // admin server has none): the box, the send's progress with "Cancel sending", and what the editor
@@ -14,7 +11,7 @@ import { findFreePort, type StartedServer, startServer, waitForOutput } from "./
 const ADMIN = { email: "owner@example.com", password: "a long enough password for the owner" };
 const SUBSCRIBERS = 4;
 
-let server: StartedServer;
+let blog: BlogWithMail;
 let sink: SmtpSink;
 let directory: string;
 let base: string;
@@ -22,46 +19,22 @@ let base: string;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  sink = await startSmtpSink();
-  directory = mkdtempSync(path.join(tmpdir(), "blog-post-email-"));
-  const port = await findFreePort();
-  base = `http://127.0.0.1:${port}`;
-  server = startServer({
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    SITE_URL: base,
-    DATABASE_URL: `file:${directory}/blog.sqlite`,
-    SESSION_SECRET: "post email e2e secret, thirty-two characters or more",
-    COMMENT_IP_SALT: "post email e2e salt, thirty-two characters or more",
-    SMTP_URL: sink.url,
-    MAIL_FROM: "Heron Notes <news@blog.example>",
+  blog = await startBlogWithMail("post-email", {
+    admin: ADMIN,
     // One message a second, one at a time: the send is slow enough to watch.
-    SMTP_RATE: "1",
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
+    env: { SMTP_RATE: "1" },
   });
-  await waitForOutput(server, /Blog ready at/);
+  ({ sink, directory, base } = blog);
   const handle = await openDatabase({ dialect: "sqlite", filename: `${directory}/blog.sqlite` });
   await insertActiveSubscribers(handle.db, SUBSCRIBERS);
   await handle.close();
 });
 
 test.afterAll(async () => {
-  if (server?.child.exitCode === null) {
-    server.child.kill("SIGTERM");
-    await server.exit;
-  }
-  await sink?.close();
-  rmSync(directory, { recursive: true, force: true });
+  await blog?.stop();
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${base}/login`);
-  await page.getByRole("textbox", { name: "Email", exact: true }).fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin/);
-}
+const signIn = (page: Page) => blog.signIn(page);
 
 async function publishWithEmail(page: Page, title: string) {
   await page.goto(`${base}/admin/posts/new`);

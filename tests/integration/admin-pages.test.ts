@@ -23,6 +23,7 @@ const EDITOR: SessionUser = {
   email: "eve@example.com",
   username: "eve",
   role: "editor",
+  writingView: "markdown",
   isAdmin: true,
 };
 

@@ -1,8 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { isDomainError } from "#domain/errors.ts";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../server/accounts/auth.ts";
+import { createServices } from "../../server/composition.ts";
 import { testDialects } from "../support/databases.ts";
-import { useTestBlog } from "../support/test-blog.ts";
+import { recordStatements } from "../support/statements.ts";
+import { TEST_COMMENT_IP_SALT, useTestBlog } from "../support/test-blog.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -17,6 +19,23 @@ describe.each(testDialects())("admin accounts and sessions on $dialect", ({ dial
     const { token, user } = await blog.services.auth.signIn("writer@EXAMPLE.com", "a long enough password");
     expect(user).toMatchObject({ email: "writer@example.com", username: "writer", isAdmin: true });
     expect(await blog.services.auth.getSessionUser(token)).toEqual(user);
+  });
+
+  it("keeps the writer's view of the body on the account, read with the session in its one statement", async () => {
+    const { token, user } = await blog.services.auth.signIn("writer@example.com", "a long enough password");
+    expect(user.writingView).toBe("markdown");
+    await blog.services.users.chooseWritingView(user, "visual");
+    const recorded = recordStatements(blog.handle.db);
+    const again = createServices({
+      db: recorded.db,
+      dialect,
+      now: blog.clock.now,
+      commentIpSalt: TEST_COMMENT_IP_SALT,
+    });
+    expect(await again.auth.getSessionUser(token)).toMatchObject({ writingView: "visual" });
+    expect(recorded.statements).toHaveLength(1);
+    const elsewhere = await blog.services.auth.signIn("writer@example.com", "a long enough password");
+    expect(elsewhere.user.writingView).toBe("visual");
   });
 
   it("stores only a hash of the password and of the session token", async () => {

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -23,6 +23,25 @@ async function blog(args: string[], env: Record<string, string>) {
     const failure = error as { code: number; stdout: string; stderr: string };
     return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
   }
+}
+
+/**
+ * Runs the CLI as a person at a terminal: util-linux's `script` gives it a pseudo-terminal, and
+ * `input` is what they type. Answers everything it printed.
+ */
+async function atTerminal(args: string[], env: Record<string, string>, input: string): Promise<string> {
+  const command = [process.execPath, "cli/blog.ts", ...args].map((part) => `'${part}'`).join(" ");
+  const terminal = spawn("script", ["--quiet", "--return", "--command", command, "/dev/null"], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let output = "";
+  terminal.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  terminal.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  // The question waits for the answer; typed before it, the terminal keeps it until read.
+  terminal.stdin.write(input);
+  await new Promise((resolve) => terminal.on("exit", resolve));
+  return output.replace(/\r/g, "");
 }
 
 // Each case starts Node processes that load the whole server; a busy machine needs more than the default.
@@ -217,6 +236,17 @@ describe("the blog CLI on SQLite", { timeout: 90_000 }, () => {
     expect(existsSync(path.join(directory, "blog.sqlite"))).toBe(true);
   });
 
+  it("creates no database for a mistyped command or an import of a file that is not there", async () => {
+    const database = path.join(directory, "blog.sqlite");
+    const typo = await blog(["reset-passwd"], env);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('Unknown command "reset-passwd"');
+    const missing = await blog(["import", path.join(directory, "no-such-export.json")], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no-such-export.json does not exist.");
+    expect(existsSync(database)).toBe(false);
+  });
+
   // Its own database from the run's template: the shared one may hold another checkout's migrations.
   it.skipIf(testDialects().find((target) => target.dialect === "postgres")?.skip)(
     "explains PostgreSQL backups instead of attempting one",
@@ -228,6 +258,38 @@ describe("the blog CLI on SQLite", { timeout: 90_000 }, () => {
       } finally {
         await database.close();
       }
+    },
+  );
+
+  it(
+    "asks at a terminal before creating a blog, and says how far a backup, an export and a restore have got",
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const database = path.join(directory, "blog.sqlite");
+      const refused = await atTerminal(["seed-demo"], env, "n\n");
+      expect(refused).toContain(`There is no blog database at ${database}.`);
+      expect(refused).toContain("Create a new, empty blog there? [y/N]");
+      expect(refused).toContain("Nothing was created.");
+      expect(existsSync(database)).toBe(false);
+      expect(await atTerminal(["seed-demo"], env, "y\n")).toMatch(/Loaded \d+ demo posts\./);
+      expect(existsSync(database)).toBe(true);
+
+      const elsewhere = { DATABASE_URL: `file:${path.join(directory, "other.sqlite")}` };
+      const unasked = await atTerminal(["migrate", "--yes"], elsewhere, "");
+      expect(unasked).not.toContain("[y/N]");
+      expect(unasked).toContain("The database schema is up to date.");
+      const apps = await blog(["apps", "list"], { DATABASE_URL: `file:${path.join(directory, "none.sqlite")}` });
+      expect(apps.code).toBe(1);
+      expect(apps.stderr).toContain("There is no blog database");
+
+      const backupFile = path.join(directory, "backups", "blog.sqlite");
+      expect(await atTerminal(["backup", backupFile], env, "")).toContain("Backing up… done");
+      expect((await blog(["export", path.join(directory, "export.json")], env)).stdout).toContain("Exporting…");
+      const restored = await blog(["restore", backupFile], env);
+      expect(restored.stdout).toContain(`Checking ${backupFile}…`);
+      expect(restored.stdout).toContain(`Restored ${database} from ${backupFile}`);
     },
   );
 

@@ -116,10 +116,33 @@ describe.each(testDialects())("Ghost's own clients on $dialect", ({ dialect, ski
       api.posts.add({ title: "Straight out", html: "<p>Text.</p>", status: "published" }, { source: "html" }),
     );
     expect(refusedNew.type).toBe("NoPermissionError");
+    const refusedSchedule = await refusal(
+      api.posts.add(
+        { title: "Later", html: "<p>Text.</p>", status: "scheduled", published_at: "2099-01-01T09:00:00.000Z" },
+        { source: "html" },
+      ),
+    );
+    expect(refusedSchedule.type).toBe("NoPermissionError");
     const live = await blog.services.posts.createPost(buildPostInput({ published: true }), TEST_WRITER);
+    const readLive = await api.posts.read({ id: live.id });
+    const refusedEdit = await refusal(
+      api.posts.edit({ id: live.id, title: "Changed by an app", updated_at: readLive.updated_at }),
+    );
+    expect(refusedEdit.type).toBe("NoPermissionError");
     const refusedDelete = await refusal(api.posts.delete({ id: live.id }));
     expect(refusedDelete.type).toBe("NoPermissionError");
-    expect(await blog.services.posts.findPublicPost(live.id)).toMatchObject({ id: live.id });
+    expect(await blog.services.posts.findPublicPost(live.id)).toMatchObject({ id: live.id, title: live.title });
+    expect((await api.posts.browse()).map((post) => post.title)).not.toContain("Later");
+  });
+
+  it("refuses a key revoked on another app server from its next request here", async () => {
+    const key = await newKey("publish", "Revoked elsewhere");
+    const api = adminClient(key.adminKey);
+    await api.posts.browse();
+    const { keys } = blog.anotherAppServer().apps;
+    await keys.revokeKey(await keys.findHolder(), { name: "Revoked elsewhere" });
+    expect((await refusal(api.posts.browse())).type).toBe("UnauthorizedError");
+    expect((await refusal(contentClient(key.contentKey).posts.browse())).type).toBe("UnauthorizedError");
   });
 
   it("refuses a revoked key from its next request", async () => {

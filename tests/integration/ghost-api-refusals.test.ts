@@ -2,6 +2,7 @@
 // another audience; missing keys; what is not supported. Always Ghost's error shape, never a page.
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { APP_KEY_CREATE_RATE, APP_KEY_RATE } from "../../server/apps/service.ts";
 import { testDialects } from "../support/databases.ts";
 import { type RunningFederatedBlog, startRunningFederatedBlog } from "../support/running-federated-blog.ts";
 
@@ -80,6 +81,26 @@ describe.each(testDialects())("the Ghost APIs' refusals on $dialect", ({ dialect
     for (let attempt = 0; attempt < 31; attempt += 1) last = await admin("posts/", "not-a-token");
     await expectGhostError(last!, 429, "TooManyRequestsError");
     expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("answers a key past its 240 requests a minute with 429 in Ghost's shape, and an account past 20 new keys an hour", async () => {
+    const token = sign(adminKey);
+    // The beforeEach's key has made none yet; requests one after another, as a syncing app sends them.
+    for (let request = 1; request <= APP_KEY_RATE.maxHits; request++) {
+      const answer = await admin("posts/?limit=1", token);
+      expect(answer.status, `request ${request}`).toBe(200);
+      await answer.arrayBuffer();
+    }
+    await expectGhostError(await admin("posts/?limit=1", token), 429, "TooManyRequestsError");
+
+    const { keys } = blog.services.apps;
+    const holder = await keys.findHolder();
+    for (let key = 2; key <= APP_KEY_CREATE_RATE.maxHits; key++) {
+      await keys.createKey(holder, { name: `App ${key}`, scope: "drafts" });
+    }
+    await expect(keys.createKey(holder, { name: "One too many", scope: "drafts" })).rejects.toMatchObject({
+      code: "RATE_LIMITED",
+    });
   });
 
   it("answers what it does not support, bad JSON and a missing updated_at in Ghost's shape", async () => {

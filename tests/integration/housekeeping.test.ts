@@ -26,6 +26,7 @@ describe.each(testDialects())("housekeeping on $dialect", ({ dialect, skip }) =>
       rateLimits: 1,
       invitations: 0,
       auditEntries: 0,
+      webhookDeliveries: 0,
     });
     expect(await blog.services.auth.getSessionUser(stale.token)).toBeUndefined();
     expect(await blog.services.auth.getSessionUser(fresh.token)).toBeDefined();

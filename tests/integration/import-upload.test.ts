@@ -67,6 +67,29 @@ describe.each(testDialects())("the admin import upload on $dialect", ({ dialect,
     expect(await postCount()).toBe(posts);
   });
 
+  it("files posts as the category map's rows say, one row per name found in the file", async () => {
+    const { context } = createRouteTestContext(blog.services, TEST_ADMIN);
+    const request = uploadRequest("/admin/tools/import", {
+      name: "wordpress.xml",
+      content: readFileSync(new URL("../fixtures/wordpress-export.xml", import.meta.url)),
+    });
+    const body = await request.formData();
+    for (const [from, to] of [
+      ["Woodworking", "Tutorials"],
+      ["Hand tools", ""],
+    ]) {
+      body.append("mapFrom", from!);
+      body.append("mapTo", to!);
+    }
+    const outcome = await settle(() =>
+      importPageAction(routeArgs(new Request(request.url, { method: "POST", body }), context)),
+    );
+    expect(outcome.status).toBe(200);
+    const categories = await blog.handle.db.selectFrom("posts").select("category").execute();
+    expect(categories.map((row) => row.category)).toContain("Tutorials");
+    expect(categories.map((row) => row.category)).not.toContain("Woodworking");
+  });
+
   it("refuses a bad file with a clear message and changes nothing", async () => {
     const { context } = createRouteTestContext(blog.services, TEST_ADMIN);
     const truncated = ghostExport.subarray(0, Math.floor(ghostExport.length / 2));

@@ -2,7 +2,7 @@ import type { ParsedMail } from "mailparser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SubscriberState } from "#domain/newsletter.ts";
 import { type DatabaseHandle, openDatabase } from "../../server/kernel/db/connect.ts";
-import { claimDeliveries } from "../../server/newsletter/repositories/email-outbox.ts";
+import { claimDue } from "../../server/kernel/repositories/durable-queue.ts";
 import { createMailer, type Mailer } from "../../server/newsletter/mailer.ts";
 import { createOutbox, type Outbox, UNSUBSCRIBE_PLACEHOLDER } from "../../server/newsletter/outbox.ts";
 import { testDialects } from "../support/databases.ts";
@@ -224,7 +224,7 @@ describe.each(testDialects())("the newsletter outbox on $dialect", ({ dialect, s
     const { sendId } = (await outbox.enqueuePostSend({ postId: post!.id, ...POST_EMAIL }))!;
     // A worker that claimed ten and died before sending or recording them.
     const at = blog.clock.now();
-    const held = await claimDeliveries(blog.handle.db, dialect, {
+    const held = await claimDue(blog.handle.db, dialect, "email_deliveries", {
       at: at.toISOString(),
       leaseUntil: new Date(at.getTime() + 30_000).toISOString(),
       limit: 10,

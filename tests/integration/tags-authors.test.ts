@@ -53,7 +53,14 @@ describe.each(testDialects())("tag and author pages on $dialect", ({ dialect, sk
 
   async function signUp(email: string): Promise<SessionUser> {
     const account = await blog.services.auth.createAdmin(email, "a long enough password");
-    return { id: account.id, email: account.email, username: account.displayName, role: account.role, isAdmin: true };
+    return {
+      id: account.id,
+      email: account.email,
+      username: account.displayName,
+      role: account.role,
+      writingView: account.writingView,
+      isAdmin: true,
+    };
   }
 
   it("lists a tag's public posts in any spelling, a page at a time, never a draft or a scheduled post", async () => {

@@ -18,6 +18,7 @@ export const TEST_ADMIN: SessionUser = {
   email: "ada@example.com",
   username: "ada",
   role: "owner",
+  writingView: "markdown",
   isAdmin: true,
 };
 

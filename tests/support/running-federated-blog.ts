@@ -16,6 +16,8 @@ import { TEST_PASSWORD_COST } from "./factories.ts";
 export interface RunningFederatedBlog {
   handle: DatabaseHandle;
   services: Services;
+  /** A second app server's services over the same database and secret, as a second process would make them. */
+  anotherAppServer: () => Services;
   federation: BlogFederation;
   siteUrl: string;
   close: () => Promise<void>;
@@ -49,15 +51,17 @@ export async function startRunningFederatedBlog(
     FEDIVERSE_ALLOW_PRIVATE_ADDRESS: "true",
   });
   const sessionSecret = "fediverse test secret, thirty-two characters or more";
-  const services = createServices({
-    db: handle.db,
-    dialect,
-    passwordCost: TEST_PASSWORD_COST,
-    commentIpSalt: "fediverse test salt",
-    sessionSecret,
-    siteUrl,
-    fediverseAllowPrivateAddress: config.fediverseAllowPrivateAddress,
-  });
+  const makeServices = () =>
+    createServices({
+      db: handle.db,
+      dialect,
+      passwordCost: TEST_PASSWORD_COST,
+      commentIpSalt: "fediverse test salt",
+      sessionSecret,
+      siteUrl,
+      fediverseAllowPrivateAddress: config.fediverseAllowPrivateAddress,
+    });
+  const services = makeServices();
   const federation = await createBlogFederation({
     db: handle.db,
     dialect,
@@ -84,6 +88,7 @@ export async function startRunningFederatedBlog(
   return {
     handle,
     services,
+    anotherAppServer: makeServices,
     federation,
     siteUrl,
     async close() {

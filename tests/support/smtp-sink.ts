@@ -39,6 +39,8 @@ export async function startSmtpSink({ parse = true }: { parse?: boolean } = {}):
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    // A test's sender may leave its pooled connection open; closing waits this long, not 30 s, for it.
+    closeTimeout: 500,
     onRcptTo(address, _session, callback) {
       const refusal = sink.refuse(address.address);
       if (!refusal) return callback();

@@ -1,4 +1,4 @@
-import type { Kysely, KyselyPlugin, QueryId, RootOperationNode } from "kysely";
+import type { CompiledQuery, Kysely, KyselyPlugin, QueryId, RootOperationNode } from "kysely";
 import type { Database } from "../../server/kernel/db/schema.ts";
 
 /**
@@ -7,8 +7,14 @@ import type { Database } from "../../server/kernel/db/schema.ts";
  * they read. Kysely shows a plugin each query before it runs (subqueries too, under their
  * own ids) and each result after; only a query that came back was a statement.
  */
-export function recordStatements(db: Kysely<Database>): { db: Kysely<Database>; statements: string[] } {
+export function recordStatements(db: Kysely<Database>): {
+  db: Kysely<Database>;
+  statements: string[];
+  /** The same statements with their parameters, to ask the database how it plans them. */
+  compiled: CompiledQuery[];
+} {
   const statements: string[] = [];
+  const compiled: CompiledQuery[] = [];
   const executor = db.getExecutor();
   const built = new Map<QueryId, RootOperationNode>();
   const recorder: KyselyPlugin = {
@@ -18,9 +24,13 @@ export function recordStatements(db: Kysely<Database>): { db: Kysely<Database>; 
     },
     async transformResult({ result, queryId }) {
       const node = built.get(queryId);
-      if (node) statements.push(executor.compileQuery(node, queryId).sql);
+      if (node) {
+        const query = executor.compileQuery(node, queryId);
+        statements.push(query.sql);
+        compiled.push(query);
+      }
       return result;
     },
   };
-  return { db: db.withPlugin(recorder), statements };
+  return { db: db.withPlugin(recorder), statements, compiled };
 }

@@ -19,9 +19,23 @@ declare module "@tryghost/admin-api" {
   interface GhostAdminApi {
     posts: Resource;
     tags: Resource;
+    site: { read(): Promise<Record<string, unknown>> };
     images: { upload(data: { file: string; ref?: string }): Promise<{ url: string; ref: string | null }> };
   }
-  const GhostAdminAPI: new (options: { url: string; key: string; version: string }) => GhostAdminApi;
+  /** The client's own hook for sending a request: a test may send it itself, to read the answer's headers. */
+  type MakeRequest = (options: {
+    url: string;
+    method: string;
+    data?: unknown;
+    params?: unknown;
+    headers: Record<string, string>;
+  }) => Promise<unknown>;
+  const GhostAdminAPI: new (options: {
+    url: string;
+    key: string;
+    version: string;
+    makeRequest?: MakeRequest;
+  }) => GhostAdminApi;
   export default GhostAdminAPI;
 }
 

@@ -17,13 +17,14 @@ interface AdminTableProps {
   children: ReactNode;
 }
 
-/** The admin lists' table: a bordered, horizontally scrolling box with a heading row. */
+/** The admin lists' table: a bordered box with a heading row; on a phone each row is a card (app/styles/admin.css). */
 export function AdminTable({ columns, cellClass, className, children }: AdminTableProps) {
   return (
     <div
-      className={`${className} overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900`}
+      // Positioned, so the rows' screen-reader-only words are laid out (and clipped) inside it, not beside the page.
+      className={`${className} relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900`}
     >
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm dark:divide-slate-800">
+      <table className="admin-stack min-w-full divide-y divide-slate-200 text-left text-sm dark:divide-slate-800">
         <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:bg-slate-800/60 dark:text-slate-300">
           <tr>
             {columns.map((column) =>

@@ -16,7 +16,8 @@ import { bucketLabel, formatCount, listValueLabel } from "./analytics-format";
 import { Panel } from "./panel";
 
 const CELL = "px-3 py-2";
-const NUMBER_CELL = `${CELL} text-right tabular-nums`;
+/** As narrow as its figures, so the first column (a path, a source) takes the rest and wraps. */
+const NUMBER_CELL = `${CELL} w-px whitespace-nowrap text-right tabular-nums`;
 const VISITORS_COLOR = "#6366f1";
 const VIEWS_COLOR = "#0d9488";
 const COUNT_COLOR = "#d97706";
@@ -40,12 +41,10 @@ function FiguresTable({
 }) {
   return (
     <div
-      className={
-        tall ? "max-h-80 overflow-auto rounded-md border border-slate-100 dark:border-slate-800" : "overflow-x-auto"
-      }
+      className={tall ? "max-h-80 overflow-y-auto rounded-md border border-slate-100 dark:border-slate-800" : undefined}
       {...(tall ? { tabIndex: 0, role: "region", "aria-label": caption } : {})}
     >
-      <table id={id} className="min-w-full text-left text-sm">
+      <table id={id} className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="sticky top-0 border-b border-slate-200 bg-white text-xs font-semibold tracking-wide text-slate-600 uppercase dark:border-slate-800 dark:bg-slate-900 dark:text-slate-300">
           <tr>
@@ -192,8 +191,19 @@ export function CountSection({
   );
 }
 
-/** One ranked list (paths, sources…), ten rows a page, with links to the pages beside. */
-export function ReportListPanel({ list, pageHref }: { list: ReportList; pageHref: (page: number) => string }) {
+/**
+ * One ranked list (paths, sources…), ten rows a page, with links to the pages beside; a path
+ * with a title in `titles` reads as its title, the path small below it.
+ */
+export function ReportListPanel({
+  list,
+  titles,
+  pageHref,
+}: {
+  list: ReportList;
+  titles?: Readonly<Record<string, string>>;
+  pageHref: (page: number) => string;
+}) {
   const meta = REPORT_LISTS.find((item) => item.dimension === list.dimension)!;
   const id = `list-${list.dimension}`;
   return (
@@ -204,8 +214,15 @@ export function ReportListPanel({ list, pageHref }: { list: ReportList; pageHref
         <FiguresTable id={id} caption={`${meta.title}, page ${list.page}`} columns={[meta.column, "Visitors", "Views"]}>
           {list.rows.map((row) => (
             <tr key={row.value}>
-              <th scope="row" className={`${CELL} max-w-xs truncate font-normal`} title={row.value}>
-                {listValueLabel(list.dimension, row.value)}
+              <th scope="row" className={`${CELL} font-normal [overflow-wrap:anywhere]`} title={row.value}>
+                {titles?.[row.value] !== undefined ? (
+                  <>
+                    {titles[row.value]}
+                    <span className="block text-xs text-slate-600 dark:text-slate-400">{row.value}</span>
+                  </>
+                ) : (
+                  listValueLabel(list.dimension, row.value)
+                )}
               </th>
               <td className={NUMBER_CELL}>{formatCount(row.visitors)}</td>
               <td className={NUMBER_CELL}>{formatCount(row.views)}</td>

@@ -1,3 +1,4 @@
+import { ImageFileInput } from "~/components/admin/image-file-input";
 import { Form } from "react-router";
 import { Panel } from "~/components/admin/panel";
 import { TextAreaField, TextField } from "~/components/ui/field";
@@ -80,15 +81,15 @@ export function AvatarPanel({
             className="size-24 rounded-full"
           />
         ) : null}
-        <input
+        <ImageFileInput
           id="avatar-file"
-          type="file"
           name="file"
           accept="image/png,image/jpeg,image/webp,image/avif,image/gif"
           required
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? "avatar-file-error" : "avatar-file-hint"}
-          className="block text-sm"
+          previewAlt="Your chosen picture"
+          previewClassName="size-24 rounded-full object-cover"
         />
         <p id="avatar-file-hint" className="text-xs text-slate-600 dark:text-slate-400">
           PNG, JPEG, WebP, AVIF or GIF; cut to a square from its centre.

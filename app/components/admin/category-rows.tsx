@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { EmptyList } from "~/components/admin/admin-list";
+import { MoveButtons } from "~/components/admin/move-buttons";
 import { inputStyles } from "~/components/ui/styles";
 import { CATEGORY_LIMITS, type CategoryRecord, categoryPath } from "#domain/categories.ts";
 
@@ -126,27 +127,15 @@ export function CategoryRows({ categories, busy }: { categories: CategoryRecord[
                 </p>
               )}
             </div>
-            <Form method="post" action={CHANGE_ACTION} className="flex gap-1">
-              <RowFields intent="move" category={category} />
-              <button
-                type="submit"
-                name="to"
-                value={index - 1}
-                disabled={busy || index === 0}
-                className={smallButtonStyles}
-              >
-                Move up<span className="sr-only"> {category.name}</span>
-              </button>
-              <button
-                type="submit"
-                name="to"
-                value={index + 1}
-                disabled={busy || index === categories.length - 1}
-                className={smallButtonStyles}
-              >
-                Move down<span className="sr-only"> {category.name}</span>
-              </button>
-            </Form>
+            <MoveButtons
+              action={CHANGE_ACTION}
+              fields={{ intent: "move", category: category.id }}
+              index={index}
+              count={categories.length}
+              name={category.name}
+              busy={busy}
+              buttonClassName={smallButtonStyles}
+            />
           </li>
         );
       })}

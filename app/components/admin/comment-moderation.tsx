@@ -1,3 +1,4 @@
+import type { AddressMark } from "#domain/address-mark.ts";
 import type { ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
 import { formatDate, truncate } from "~/lib/format";
@@ -43,8 +44,10 @@ export function ModerationButtons({ status, buttonClass, label }: ModerationButt
   ));
 }
 
-/** A comment as the list shows it: its address hash already cut short. */
-export type ListedComment = Omit<ModeratedComment, "status" | "postId">;
+/** A comment as the list shows it: its address as a mark, never its hash. */
+export type ListedComment = Omit<ModeratedComment, "status" | "postId" | "ipHash"> & {
+  addressMark: AddressMark | null;
+};
 
 interface CommentRowProps {
   comment: ListedComment;
@@ -79,7 +82,8 @@ export function CommentRow({ comment, status, back, hydrated, replyResult }: Com
           className="h-4 w-4 accent-indigo-600"
         />
       </td>
-      <td className={`${tableCell} font-medium whitespace-nowrap`}>
+      {/* The name wraps: a long one held on one line pushed Actions out of a 1280 px window. */}
+      <td className={`${tableCell} font-medium break-words`}>
         {comment.author}
         {comment.byAuthor ? <AuthorBadge /> : null}
         {comment.remoteAuthor ? (
@@ -125,9 +129,7 @@ export function CommentRow({ comment, status, back, hydrated, replyResult }: Com
       <td className={`${tableCell} whitespace-nowrap`}>
         <time dateTime={comment.createdAt}>{formatDate(comment.createdAt)}</time>
       </td>
-      <td className={tableCell}>
-        {comment.ipHash ? <code title="Salted hash of the address">{comment.ipHash}</code> : "—"}
-      </td>
+      <td className={tableCell}>{comment.addressMark ? <AddressMarkBadge mark={comment.addressMark} /> : "—"}</td>
       <td className={tableCell}>{comment.heldReason ?? "—"}</td>
       <td className={tableCell}>
         <fetcher.Form method="post" className="flex flex-wrap gap-1">
@@ -190,5 +192,21 @@ export function CommentPager({
         <span />
       )}
     </nav>
+  );
+}
+
+/** The commenter's address as a coloured mark; hovering it (or a screen reader) says who else wrote from it. */
+function AddressMarkBadge({ mark }: { mark: AddressMark }) {
+  return (
+    <span title={mark.description} className="inline-flex items-center gap-1.5 whitespace-nowrap">
+      {/* The description rides the dot's label, so the cell's text stays the code alone. */}
+      <span
+        role="img"
+        aria-label={mark.description}
+        className="inline-block h-3 w-3 shrink-0 rounded-full"
+        style={{ backgroundColor: `hsl(${mark.hue} 65% 45%)` }}
+      />
+      <span className="font-mono text-xs">{mark.code}</span>
+    </span>
   );
 }

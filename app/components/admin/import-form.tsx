@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { FormError, SelectField, TextAreaField, TextField } from "~/components/ui/field";
-import { buttonStyles, inputStyles } from "~/components/ui/styles";
+import { buttonStyles, fileInputStyles, inputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import type { FormResult } from "#domain/forms.ts";
 import {
@@ -10,6 +10,7 @@ import {
   type ImportFormValues,
   type ImportReport,
 } from "#domain/portability.ts";
+import { categoriesInExport } from "#domain/import-categories.ts";
 
 type ImportField = (typeof importForm.fields)[number];
 export type ImportFormResult = FormResult<ImportField, ImportFormValues>;
@@ -97,6 +98,7 @@ export function ImportForm({
   const [uploadResult, setUploadResult] = useState<ImportFormResult | undefined>(undefined);
   const [report, setReport] = useState<ImportSuccessData | undefined>(undefined);
   const [upload, setUpload] = useState<Upload>({ state: "idle" });
+  const [found, setFound] = useState<string[]>([]);
   const form = useValidatedForm(importForm, { id: "import", result: uploadResult ?? result });
   const values = (uploadResult ?? result)?.values;
 
@@ -159,6 +161,17 @@ export function ImportForm({
     send(event.currentTarget);
   };
 
+  /** Reads the chosen file's category and tag names, for the map's rows; a zip is read by the server alone. */
+  const readCategories = (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    setFound([]);
+    if (!file || file.size > IMPORT_MAX_BYTES || !/\.(json|xml)$/i.test(file.name)) return;
+    void file.text().then(
+      (text) => input.files?.[0] === file && setFound(categoriesInExport(text)),
+      () => setFound([]),
+    );
+  };
+
   const busy = upload.state !== "idle";
   return (
     <div className="space-y-4">
@@ -178,11 +191,14 @@ export function ImportForm({
           hint={`An Inkwell export (.json, or .zip with images), a Ghost export (.json) or a WordPress export (WXR, .xml); at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB here (larger archives: npm run blog -- import).`}
           type="file"
           accept=".json,.xml,.zip,application/json,text/xml,application/zip"
+          onChange={(event) => readCategories(event.currentTarget)}
+          className={fileInputStyles}
         />
+        {found.length > 0 ? <FoundCategories names={found} categories={categories} /> : null}
         <TextAreaField
           {...form.field("categoryMap")}
           label="Category map (optional)"
-          hint={`Not needed: a category the old blog has and this one lacks is created, and the report names it. To file posts elsewhere, JSON from the old blog's category or tag names to categories here (${categories.join(", ")}), such as {"news": "Business"}.`}
+          hint={`Not needed: a category the old blog has and this one lacks is created, and the report names it. The categories of a chosen .json or .xml file are listed above to file elsewhere; any other name can be mapped here as JSON from the old blog's category or tag names to categories here (${categories.join(", ")}), such as {"news": "Business"}.`}
           rows={3}
           defaultValue={values?.categoryMap ?? ""}
           className={`${inputStyles} font-mono text-sm`}
@@ -216,5 +232,33 @@ export function ImportForm({
       </form>
       {report ? <ImportReportView result={report} /> : null}
     </div>
+  );
+}
+
+/** One row per category or tag found in the chosen file: where its posts go here. */
+function FoundCategories({ names, categories }: { names: readonly string[]; categories: readonly string[] }) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium">Categories in this file</legend>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Choose where each one&apos;s posts go. Left as it is, a name becomes (or joins) a category of the same name.
+      </p>
+      {names.map((name, index) => (
+        <div key={name} className="grid grid-cols-1 items-center gap-1 sm:grid-cols-2 sm:gap-3">
+          <input type="hidden" name="mapFrom" value={name} />
+          <label htmlFor={`import-map-${index}`} className="text-sm break-words">
+            {name}
+          </label>
+          <select id={`import-map-${index}`} name="mapTo" defaultValue="" className={inputStyles}>
+            <option value="">Keep “{name}”</option>
+            {categories.map((category) => (
+              <option key={category} value={category}>
+                {category}
+              </option>
+            ))}
+          </select>
+        </div>
+      ))}
+    </fieldset>
   );
 }

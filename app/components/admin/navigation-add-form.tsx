@@ -70,7 +70,8 @@ export function NavigationAddForm({
       method="post"
       action="/admin/navigation/add"
       {...form.props}
-      aria-labelledby={`${id}-heading`}
+      // Named with its menu too: the page has one per menu.
+      aria-labelledby={`${id}-heading navigation-${menu}-heading`}
       className="space-y-4 border-t border-slate-200 pt-4 dark:border-slate-800"
     >
       <h3 id={`${id}-heading`} className="font-semibold">

@@ -1,6 +1,7 @@
 import { type DragEvent, useState } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
 import { EmptyList } from "~/components/admin/admin-list";
+import { MoveButtons } from "~/components/admin/move-buttons";
 import { useHydrated } from "~/lib/use-hydrated";
 import { inputStyles } from "~/components/ui/styles";
 import { BUILT_IN_PAGES } from "#domain/page.ts";
@@ -142,29 +143,15 @@ export function NavigationMenuRows({
             <RenameForm menu={menu} row={row} busy={busy} />
           </div>
           <div className="flex gap-1">
-            <Form method="post" action={CHANGE_ACTION} className="flex gap-1">
-              <input type="hidden" name="intent" value="move" />
-              <input type="hidden" name="menu" value={menu} />
-              <input type="hidden" name="item" value={row.id} />
-              <button
-                type="submit"
-                name="to"
-                value={index - 1}
-                disabled={busy || index === 0}
-                className={smallButtonStyles}
-              >
-                Move up<span className="sr-only"> {row.label}</span>
-              </button>
-              <button
-                type="submit"
-                name="to"
-                value={index + 1}
-                disabled={busy || index === shown.length - 1}
-                className={smallButtonStyles}
-              >
-                Move down<span className="sr-only"> {row.label}</span>
-              </button>
-            </Form>
+            <MoveButtons
+              action={CHANGE_ACTION}
+              fields={{ intent: "move", menu, item: row.id }}
+              index={index}
+              count={shown.length}
+              name={row.label}
+              busy={busy}
+              buttonClassName={smallButtonStyles}
+            />
             <Form method="post" action={CHANGE_ACTION}>
               <input type="hidden" name="intent" value="remove" />
               <input type="hidden" name="menu" value={menu} />

@@ -28,7 +28,7 @@ export function PageRow({ page, question }: PageRowProps) {
           {truncate(page.title, TITLE_MAX)}
         </Link>
       </td>
-      <td className="px-4 py-3 font-mono text-xs whitespace-nowrap">
+      <td className="min-w-32 px-4 py-3 font-mono text-xs [overflow-wrap:anywhere]">
         {page.published ? (
           <a href={address} target="_blank" rel="noopener noreferrer" className={linkClass}>
             {address}
@@ -56,8 +56,8 @@ export function PageRow({ page, question }: PageRowProps) {
           <span className="text-slate-600 dark:text-slate-400">Original design</span>
         )}
       </td>
-      <td className="px-4 py-3 whitespace-nowrap">
-        <div className="flex items-center gap-1">
+      <td className="px-4 py-3">
+        <div className="flex flex-wrap items-center gap-1">
           <ConfirmDelete id={page.id} label={page.title} question={question} />
         </div>
       </td>

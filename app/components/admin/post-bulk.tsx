@@ -18,10 +18,13 @@ const deleteButtonClass =
   "inline-flex items-center justify-center rounded-lg bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-800 disabled:cursor-not-allowed disabled:opacity-60";
 
 /** Above the list: a GET that asks the question first, so it works without JavaScript too. */
-export function BulkBar({ query }: { query: string }) {
+export function BulkBar({ keep }: { keep: Record<string, string> }) {
   return (
     <Form method="get" id={BULK_FORM_ID} preventScrollReset className="mt-6 flex flex-wrap items-center gap-2">
-      {query ? <input type="hidden" name="q" value={query} /> : null}
+      {/* The list's search and filter, so the question and its answer show the same list. */}
+      {Object.entries(keep).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <span className="text-sm font-medium">With the selected posts:</span>
       {BUTTONS.map(({ change, label }) => (
         <button key={change} type="submit" name="change" value={change} className={barButtonClass}>

@@ -46,7 +46,7 @@ const DRAFT_RULES = { draft: postDraftForm };
 /** Why the email box is disabled, or what ticking it does. */
 function emailHint({ on, newsletter }: PostFormProps["email"]): string {
   if (!on)
-    return "Email is not set up: set SMTP_URL and MAIL_FROM to email posts to subscribers (README, Configuration).";
+    return "Email is not set up yet: the owner sets up the mail server under Settings → Email, then posts can be emailed to subscribers.";
   if (newsletter === "closed")
     return "This post has been public already: a post is emailed only when it is first published.";
   return "Sent once, to every confirmed subscriber, when the post is first public: now, or at its scheduled time.";

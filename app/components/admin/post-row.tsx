@@ -17,8 +17,8 @@ export type ListedPost = Pick<
 
 interface PostRowProps {
   post: ListedPost;
-  /** The list's search, kept by its Delete. */
-  query: string;
+  /** The list's search and filter, kept by its Delete. */
+  keep: Record<string, string>;
   question: DeleteQuestion;
   /** Ticked for the bulk form (while its question about this post is open). */
   ticked: boolean;
@@ -28,14 +28,15 @@ const actionLinkClass =
   "rounded px-2 py-1 font-medium text-indigo-700 hover:bg-indigo-50 hover:underline dark:text-indigo-300 dark:hover:bg-indigo-950";
 
 /** One post of the admin list, with Edit, View and Delete (confirmed in place, or through ?confirm= without JavaScript). */
-export function PostRow({ post, query, question, ticked }: PostRowProps) {
+export function PostRow({ post, keep, question, ticked }: PostRowProps) {
   return (
     <tr className="align-top hover:bg-slate-50 dark:hover:bg-slate-800/40">
       <td className="min-w-48 px-4 py-3 font-medium" title={post.title}>
         {truncate(post.title, TITLE_MAX)}
       </td>
-      <td className="px-4 py-3 whitespace-nowrap">{post.author}</td>
-      <td className="px-4 py-3 whitespace-nowrap">{post.category}</td>
+      {/* A pen name or a category may be as long as its field takes: it wraps, so the table keeps to the window. */}
+      <td className="min-w-28 px-4 py-3 [overflow-wrap:anywhere]">{post.author}</td>
+      <td className="min-w-28 px-4 py-3 [overflow-wrap:anywhere]">{post.category}</td>
       <td className="px-4 py-3 whitespace-nowrap">
         <time dateTime={post.updatedAt}>{formatDate(post.updatedAt)}</time>
       </td>
@@ -52,7 +53,7 @@ export function PostRow({ post, query, question, ticked }: PostRowProps) {
           {post.status}
         </span>
         {post.status === "Scheduled" && post.publishAt ? (
-          <span className="mt-1 block text-xs whitespace-nowrap text-slate-600 dark:text-slate-400">
+          <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">
             for <time dateTime={post.publishAt}>{formatDateTime(post.publishAt)}</time>
           </span>
         ) : null}
@@ -60,8 +61,9 @@ export function PostRow({ post, query, question, ticked }: PostRowProps) {
           <span className="mt-1 block text-xs whitespace-nowrap text-slate-600 dark:text-slate-400">{post.email}</span>
         ) : null}
       </td>
-      <td className="px-4 py-3 whitespace-nowrap">
-        <div className="flex items-center gap-1">
+      <td className="px-4 py-3">
+        {/* Wraps rather than overflows: Delete's question is wider than Delete. */}
+        <div className="flex flex-wrap items-center gap-1">
           {/* In this cell, not a column of its own: the list's columns are the spec's (docs/spec.md §2). */}
           <input
             // A new box when the question opens or closes, so Cancel and a done change leave none ticked.
@@ -80,7 +82,7 @@ export function PostRow({ post, query, question, ticked }: PostRowProps) {
           <a href={postPath(post.slug)} target="_blank" rel="noopener noreferrer" className={actionLinkClass}>
             View<span className="sr-only"> {post.title} (opens in a new tab)</span>
           </a>
-          <ConfirmDelete id={post.id} label={post.title} keep={{ q: query }} question={question} />
+          <ConfirmDelete id={post.id} label={post.title} keep={keep} question={question} />
         </div>
       </td>
     </tr>

@@ -1,4 +1,4 @@
-/** The admin sidebar; Subscribers, Fediverse, Users, Navigation, Settings and Tools are the owner's alone and hidden from editors. */
+/** The admin sidebar; Subscribers, Fediverse, Users, Navigation, Settings, Webhooks and Tools are the owner's alone and hidden from editors. */
 export const ADMIN_SECTIONS = [
   { to: "/admin", label: "Dashboard", end: true, ownerOnly: false },
   { to: "/admin/posts", label: "Blog Posts", end: false, ownerOnly: false },
@@ -13,6 +13,7 @@ export const ADMIN_SECTIONS = [
   { to: "/admin/navigation", label: "Navigation", end: true, ownerOnly: true },
   { to: "/admin/settings", label: "Settings", end: false, ownerOnly: true },
   { to: "/admin/settings/apps", label: "Apps", end: true, ownerOnly: false },
+  { to: "/admin/settings/webhooks", label: "Webhooks", end: true, ownerOnly: true },
   { to: "/admin/tools", label: "Tools", end: true, ownerOnly: true },
   { to: "/admin/account", label: "Your account", end: true, ownerOnly: false },
 ] as const;

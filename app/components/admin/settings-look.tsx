@@ -1,3 +1,4 @@
+import { ImageFileInput } from "~/components/admin/image-file-input";
 import { useState } from "react";
 import { Form } from "react-router";
 import { Field } from "~/components/ui/field";
@@ -110,15 +111,15 @@ export function SiteImageForms({
               {src ? (
                 <img src={src} alt={`Current ${IMAGE_FORMS[kind].label.toLowerCase()}`} className="h-12 w-auto" />
               ) : null}
-              <input
+              <ImageFileInput
                 id={id}
-                type="file"
                 name="file"
                 accept="image/png,image/jpeg,image/webp,image/avif,image/gif"
                 required
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? `${id}-error` : `${id}-hint`}
-                className="block text-sm"
+                previewAlt={`Chosen ${IMAGE_FORMS[kind].label.toLowerCase()}`}
+                previewClassName="h-12 w-auto"
               />
               <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
                 {IMAGE_FORMS[kind].hint}

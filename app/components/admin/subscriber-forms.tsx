@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { FormError, TextField } from "~/components/ui/field";
-import { buttonStyles } from "~/components/ui/styles";
+import { buttonStyles, fileInputStyles } from "~/components/ui/styles";
 import { useValidatedForm } from "~/lib/forms";
 import { EMAIL_MAX } from "#domain/account.ts";
 import type { FormResult } from "#domain/forms.ts";
@@ -93,6 +93,7 @@ export function ImportSubscribersForm({
         hint={`A column named email (Ghost's members export and Substack's subscriber export both have one); at most ${SUBSCRIBER_CSV_MAX_BYTES / 1024 / 1024} MB. Nobody is emailed.`}
         type="file"
         accept=".csv,text/csv"
+        className={fileInputStyles}
       />
       <ConsentBox
         id="import-subscribers-consent"

@@ -2,8 +2,8 @@ import { DomUtils, parseDocument } from "htmlparser2";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { Comment, ModeratedComment } from "#domain/comment.ts";
-import { CommentRow } from "../admin/comment-moderation";
+import type { Comment } from "#domain/comment.ts";
+import { CommentRow, type ListedComment } from "../admin/comment-moderation";
 import { CommentSection } from "./comment-section";
 
 const reply: Comment = {
@@ -64,9 +64,9 @@ describe("an approved reply from the fediverse on its post", () => {
 
 describe("a reply from the fediverse on the Comments screen", () => {
   it("shows the handle under the name, linked to the profile", () => {
-    const listed: Omit<ModeratedComment, "status" | "postId"> = {
+    const listed: ListedComment = {
       ...reply,
-      ipHash: null,
+      addressMark: null,
       heldReason: "Reply from the fediverse",
       postTitle: "A post",
       postSlug: "a-post",

@@ -12,6 +12,13 @@ export const textLinkStyles =
 export const inputStyles =
   "block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-600 aria-invalid:border-red-700 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-400 dark:aria-invalid:border-red-400";
 
+/**
+ * A file input whose "Choose file" is a house button, the chosen file's name beside it: the
+ * browser's own control restyled, so it works the same without JavaScript.
+ */
+export const fileInputStyles =
+  "block w-full max-w-full text-sm text-slate-700 dark:text-slate-300 file:mr-3 file:min-h-11 file:cursor-pointer file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-4 file:py-2 file:text-sm file:font-semibold file:text-slate-800 hover:file:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:file:border-slate-700 dark:file:bg-slate-900 dark:file:text-slate-100 dark:hover:file:bg-slate-800";
+
 export const checkboxStyles = "mt-0.5 h-4 w-4 rounded border-slate-300 accent-indigo-600";
 
 export const labelStyles = "mb-1 block text-sm font-medium text-slate-800 dark:text-slate-200";

@@ -3,6 +3,7 @@ import { textLinkStyles } from "~/components/ui/styles";
 import { requireOwner } from "~/lib/auth.server";
 import { withRouteErrors } from "~/lib/route-errors.server";
 import { queryText } from "#domain/forms.ts";
+import { describeSettingsChange } from "#domain/activity-words.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/activity";
 
@@ -19,7 +20,6 @@ const ACTION_LABELS: Record<string, string> = {
   "invitation-accepted": "Accepted an invitation",
   "ownership-transferred": "Transferred ownership to",
   "user-removed": "Removed the account of",
-  "settings-changed": "Changed settings",
   "post-published": "Published",
   "post-unpublished": "Unpublished",
   "post-deleted": "Deleted",
@@ -31,6 +31,7 @@ const ACTION_LABELS: Record<string, string> = {
   "app-key-created": "Created the app key",
   "app-key-revoked": "Revoked the app key",
   "app-write": "Through an app:",
+  "app-signed-in": "Let an app in with IndieAuth:",
 };
 
 /** "2026-03-05T10:00:00.000Z~abc": where the next page starts (keyset pagination). */
@@ -53,8 +54,10 @@ export const loader = withRouteErrors(
         createdAt: entry.createdAt,
         when: when.format(new Date(entry.createdAt)),
         who: entry.actorLabel,
-        what: ACTION_LABELS[entry.action] ?? entry.action,
-        detail: entry.detail,
+        // A settings change is the changed fields' names: read as words, in place of the label and detail.
+        ...(entry.action === "settings-changed"
+          ? { what: describeSettingsChange(entry.detail), detail: "" }
+          : { what: ACTION_LABELS[entry.action] ?? entry.action, detail: entry.detail }),
       })),
       next: next ? `${next.createdAt}~${next.id}` : undefined,
       first: before === undefined,
@@ -80,7 +83,7 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
         <p className="mt-6">No activity yet.</p>
       ) : (
         <div className="mt-6 overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-          <table className="w-full text-left text-sm">
+          <table className="admin-stack w-full text-left text-sm">
             <thead className="border-b border-slate-200 dark:border-slate-800">
               <tr>
                 <th scope="col" className="px-4 py-3 font-semibold">

@@ -11,6 +11,7 @@ import {
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { textLinkStyles } from "~/components/ui/styles";
 import { requireAdmin } from "~/lib/auth.server";
+import { titlesOfPaths } from "~/lib/path-titles.server";
 import { PAGE_NOT_FOUND_MESSAGE } from "~/lib/pagination.server";
 import { type RouteErrorData, withRouteErrors } from "~/lib/route-errors.server";
 import { ANALYTICS_RANGE_LABELS, readAnalyticsRange } from "#domain/analytics-ranges.ts";
@@ -49,7 +50,9 @@ export const loader = withRouteErrors(
       services.analyticsReports.report(range.value, site.timeZone, listPage),
       services.analytics.settings(),
     ]);
-    return { report, today, timeZone: site.timeZone, counting: settings.enabled };
+    const paths = report.lists.find((list) => list.dimension === "path")?.rows.map((row) => row.value) ?? [];
+    const pathTitles = paths.length ? await titlesOfPaths(services, paths) : {};
+    return { report, pathTitles, today, timeZone: site.timeZone, counting: settings.enabled };
   },
 );
 
@@ -64,7 +67,7 @@ function rangeHref(range: { key: string; from: string; to: string }, extra: Reco
 }
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
-  const { report, today, timeZone, counting } = loaderData;
+  const { report, pathTitles, today, timeZone, counting } = loaderData;
   const { range } = report;
   const span = range.from === range.to ? dayLabel(range.from) : `${dayLabel(range.from)} to ${dayLabel(range.to)}`;
   const exportHref = `/admin/analytics/export.csv?${new URLSearchParams({ from: range.from, to: range.to })}`;
@@ -118,6 +121,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
             <ReportListPanel
               key={list.dimension}
               list={list}
+              titles={list.dimension === "path" ? pathTitles : undefined}
               pageHref={(page) => rangeHref(range, page === 1 ? {} : { list: list.dimension, page: String(page) })}
             />
           ))}

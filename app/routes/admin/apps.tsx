@@ -17,10 +17,14 @@ export const loader = withRouteErrors(
   async ({ request, context }: Route.LoaderArgs) => {
     const user = requireAdmin({ request, context });
     const { services, site } = context.get(appContext);
-    const keys = await services.apps.keys.listKeys({ id: user.id, label: user.username, role: user.role });
+    const holder = { id: user.id, label: user.username, role: user.role };
+    const [keys, signedIn] = await Promise.all([
+      services.apps.keys.listKeys(holder),
+      services.micropub.indieAuth.listSignedInApps(holder),
+    ]);
     const flash = await takeFlash(request);
     return data(
-      { keys, siteUrl: site.siteUrl, isOwner: user.role === "owner", notice: flash.message },
+      { keys, signedIn, siteUrl: site.siteUrl, isOwner: user.role === "owner", notice: flash.message },
       { headers: flash.headers },
     );
   },
@@ -33,10 +37,11 @@ const SCOPE_OPTIONS = APP_KEY_SCOPES.map((scope) => ({ value: scope, label: APP_
  * whose answer (the key, shown once) renders this page; Revoke posts to apps-revoke.tsx.
  */
 export default function Apps({ loaderData }: Route.ComponentProps) {
-  const { keys, siteUrl, isOwner, notice } = loaderData;
+  const { keys, signedIn, siteUrl, isOwner, notice } = loaderData;
   const busy = useNavigation().state === "submitting";
   const createResult = useRoute("routes/admin/apps-create")?.actionData;
   const revokeResult = useRoute("routes/admin/apps-revoke")?.actionData;
+  const signOutResult = useRoute("routes/admin/apps-sign-out")?.actionData;
   const form = useValidatedForm(appKeyForm, { id: "app-key", result: createResult });
   const created = createResult?.created;
   return (
@@ -44,8 +49,8 @@ export default function Apps({ loaderData }: Route.ComponentProps) {
       <title>Apps · Admin</title>
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Apps</h1>
       <div className="mt-6 space-y-6">
-        <Notice message={createResult || revokeResult ? undefined : notice} />
-        <FormError message={revokeResult?.formError} />
+        <Notice message={createResult || revokeResult || signOutResult ? undefined : notice} />
+        <FormError message={revokeResult?.formError ?? signOutResult?.formError} />
         <Panel id="new-app-heading" title="Connect an app">
           <p className="text-sm text-slate-600 dark:text-slate-400">
             Writing apps such as iA Writer, Ulysses or Obsidian publish here as if this blog were Ghost; a headless
@@ -108,6 +113,35 @@ export default function Apps({ loaderData }: Route.ComponentProps) {
             </ul>
           )}
         </Panel>
+
+        {signedIn.length > 0 ? (
+          <Panel id="signed-in-apps-heading" title="Apps signed in with IndieAuth">
+            <ul className="divide-y divide-slate-200 dark:divide-slate-800">
+              {signedIn.map((app) => (
+                <li key={app.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                  <div>
+                    <p className="font-medium break-all">{app.clientId}</p>
+                    <p className="text-sm text-slate-600 dark:text-slate-400">
+                      Acts as {app.userName} · may {app.scope || "nothing but sign in"} · signed in{" "}
+                      {formatDate(app.createdAt)}
+                    </p>
+                  </div>
+                  <Form method="post" action="/admin/settings/apps/sign-out">
+                    <input type="hidden" name="id" value={app.id} />
+                    <button
+                      type="submit"
+                      disabled={busy}
+                      className={buttonStyles.secondary}
+                      aria-label={`Sign out ${app.clientId}`}
+                    >
+                      Sign out
+                    </button>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          </Panel>
+        ) : null}
       </div>
     </>
   );

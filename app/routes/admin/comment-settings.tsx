@@ -20,13 +20,14 @@ export const loader = withRouteErrors(
   async ({ request, context }: Route.LoaderArgs) => {
     requireAdmin({ request, context });
     const { services } = context.get(appContext);
-    const [settings, emailSettings] = await Promise.all([
+    const [settings, emailSettings, emailOn] = await Promise.all([
       services.comments.readSettings(),
       services.commentEmails.readSettings(),
+      services.commentEmails.isOpen(),
     ]);
     return {
       settings,
-      writerEmails: services.commentEmails.open ? emailSettings.writerEmails : undefined,
+      writerEmails: emailOn ? emailSettings.writerEmails : undefined,
       saved: new URL(request.url).searchParams.has("saved"),
     };
   },
@@ -40,7 +41,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { writerEmails, ...policy } = submission.input;
   const save = async () => {
     await services.comments.saveSettings(policy);
-    if (writerEmails && services.commentEmails.open) await services.commentEmails.saveSettings({ writerEmails });
+    if (writerEmails && (await services.commentEmails.isOpen()))
+      await services.commentEmails.saveSettings({ writerEmails });
   };
   const saved = await perform(context, save, {
     values: submission.values,
@@ -103,7 +105,7 @@ export default function CommentSettings({ loaderData, actionData }: Route.Compon
         />
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          Email about new comments and replies starts once email is turned on (SMTP_URL and MAIL_FROM).
+          Email about new comments and replies starts once email is set up (Settings → Email).
         </p>
       )}
     </SettingsSubpage>

@@ -26,6 +26,7 @@ import {
   MODERATOR_REPLY_INTENT,
 } from "#domain/comment.ts";
 import { formText, formTexts, queryText } from "#domain/forms.ts";
+import { addressMarks } from "#domain/address-mark.ts";
 import type { Route } from "./+types/comments";
 
 const QUERY_MAX = 200;
@@ -39,8 +40,6 @@ const COMMENT_COLUMNS: readonly AdminTableColumn[] = [
   "Held because",
   "Actions",
 ];
-/** Enough of the address hash to tell addresses apart at a glance; never the address itself. */
-const HASH_SHOWN = 10;
 
 function isStatus(value: string | null): value is CommentStatus {
   return (COMMENT_STATUSES as readonly string[]).includes(value ?? "");
@@ -88,15 +87,17 @@ export const loader = withRouteErrors(
     }
     const listing = await services.comments.listForModeration({ status: requested, postId: post, search: q, page });
     const flash = await takeFlash(request);
+    const marks = addressMarks(listing.comments);
     return data(
       {
         ...listing,
         q,
         post,
         notice: flash.message,
-        comments: listing.comments.map((comment) => ({
+        // Never the address, nor its whole hash: a mark that tells this page's addresses apart.
+        comments: listing.comments.map(({ ipHash: _hash, ...comment }) => ({
           ...comment,
-          ipHash: comment.ipHash?.slice(0, HASH_SHOWN) ?? null,
+          addressMark: marks.get(comment.id) ?? null,
         })),
       },
       { headers: flash.headers },

@@ -12,6 +12,9 @@ import { loader as exportLoader } from "../resources/export";
 import { loader as activityLoader } from "./activity";
 import { action as settingsAction, loader as settingsLoader } from "./settings";
 import { action as settingsImagesAction } from "./settings-images";
+import { loader as emailSettingsLoader } from "./email-settings";
+import { action as emailSaveAction } from "./email-settings-save";
+import { action as emailTestAction } from "./email-settings-test";
 import { loader as subscribersLoader } from "./subscribers";
 import { action as addSubscriberAction } from "./subscribers-add";
 import { loader as subscribersExportLoader } from "./subscribers-export";
@@ -52,6 +55,8 @@ function ownerOnlyServices() {
       removeAccount: vi.fn(),
     },
     audit: { listPage: vi.fn(() => Promise.resolve({ entries: [], next: undefined })) },
+    accountEmails: { sendInvitation: vi.fn(() => Promise.resolve(false)) },
+    email: { describe: vi.fn(), save: vi.fn(), sendTest: vi.fn(), isOn: vi.fn(() => Promise.resolve(false)) },
     portability: { exportBlog: vi.fn() },
     subscribers: {
       listPage: vi.fn(() =>
@@ -77,6 +82,7 @@ const pages: [string, (args: AnyArgs) => unknown][] = [
   ["/admin/settings", settingsLoader],
   ["/admin/users", usersLoader],
   ["/admin/settings/activity", activityLoader],
+  ["/admin/settings/email", emailSettingsLoader],
   ["/admin/tools", toolsLoader],
   ["/admin/tools/export", exportLoader],
   ["/admin/subscribers", subscribersLoader],
@@ -86,6 +92,8 @@ const pages: [string, (args: AnyArgs) => unknown][] = [
 const posts: [string, (args: AnyArgs) => unknown, Record<string, string>][] = [
   ["/admin/settings", settingsAction, validSettings],
   ["/admin/settings/images", settingsImagesAction, { kind: "logo", intent: "remove" }],
+  ["/admin/settings/email/save", emailSaveAction, { host: "smtp.example.com", port: "587", security: "starttls" }],
+  ["/admin/settings/email/test", emailTestAction, { to: "" }],
   ["/admin/users/invite", inviteAction, { email: "friend@example.com" }],
   ["/admin/users/manage", manageAction, { intent: "transfer", id: "editor-1" }],
   ["/admin/users/manage", manageAction, { intent: "remove", id: "admin-1" }],
@@ -120,6 +128,22 @@ describe("owner-only screens", () => {
     },
   );
 
+  it("keep the mail server from an editor: nothing is read, saved or sent", async () => {
+    const services = ownerOnlyServices();
+    const { context } = createRouteTestContext(services, TEST_EDITOR);
+    await settle(() => call(emailSettingsLoader, new Request("http://blog.test/admin/settings/email"), context));
+    for (const [action, form] of [
+      [emailSaveAction, { host: "smtp.example.com", port: "587", security: "starttls", fromAddress: "a@b.example" }],
+      [emailTestAction, { to: "" }],
+    ] as const) {
+      const outcome = await settle(() =>
+        call(action, postForm("http://blog.test/admin/settings/email", form), context),
+      );
+      expect(outcome.status).toBe(403);
+    }
+    for (const method of Object.values(services.email)) expect(method).not.toHaveBeenCalled();
+  });
+
   it("let the owner in: the same requests reach the services", async () => {
     const services = ownerOnlyServices();
     const { context } = createRouteTestContext(services, TEST_ADMIN);
@@ -132,6 +156,21 @@ describe("owner-only screens", () => {
       expect.objectContaining({ title: "Taken over", postsPerPage: 5 }),
       expect.objectContaining({ id: TEST_ADMIN.id }),
     );
+  });
+
+  it("show the owner a new invitation's link even when its email cannot be queued", async () => {
+    const services = ownerOnlyServices();
+    services.users.invite.mockResolvedValue({ token: "t0ken", invitation: { email: "friend@example.com" } });
+    services.accountEmails.sendInvitation.mockRejectedValue(new Error("the database went away"));
+    const { context, logger } = createRouteTestContext(services, TEST_ADMIN);
+    const invited = await settle(() =>
+      call(inviteAction, postForm("http://blog.test/admin/users/invite", { email: "friend@example.com" }), context),
+    );
+    expect(invited).toMatchObject({
+      status: 200,
+      body: { created: { email: "friend@example.com", link: "http://blog.test/invite?token=t0ken", emailed: false } },
+    });
+    expect(logger.error).toHaveBeenCalledOnce();
   });
 
   it("let the owner manage users: a change lands back with its notice, an invitation shows its link", async () => {

@@ -3,7 +3,9 @@ import { data, Form, Link, useLocation, useSubmit } from "react-router";
 import { AdminTable, EmptyList, SearchButton, useDeleteQuestions } from "~/components/admin/admin-list";
 import { emailSummary } from "~/components/admin/editor/newsletter-panel";
 import { PostRow } from "~/components/admin/post-row";
+import { DashboardSummaryPanel } from "~/components/admin/dashboard-summary";
 import { sectionLabel } from "~/components/admin/sections";
+import { textLinkStyles } from "~/components/ui/styles";
 import { RouteErrorMessage } from "~/components/admin/route-error-message";
 import { Pagination } from "~/components/site/pagination";
 import { FlashNotice } from "~/components/admin/flash-notice";
@@ -12,11 +14,12 @@ import { NOTHING_SELECTED_MESSAGE } from "#domain/post-bulk.ts";
 import { appContext } from "#server/request-context.ts";
 import { actorOf, pagePathname, requireAdmin } from "~/lib/auth.server";
 import { takeFlash } from "~/lib/flash.server";
+import { loadDashboardSummary } from "~/lib/dashboard.server";
 import { deleteFromList } from "~/lib/list-delete.server";
 import { readFormData } from "~/lib/forms.server";
 import { changePostsFromList, readBulkQuestion, tickedIds } from "~/lib/post-bulk.server";
 import { formText, queryText } from "#domain/forms.ts";
-import { isPostId } from "#domain/post.ts";
+import { isPostId, POST_LIST_FILTERS, type PostListFilter, readPostListFilter } from "#domain/post.ts";
 import { pageInfo, requestedPage, requireExistingPage } from "~/lib/pagination.server";
 import { withRouteErrors } from "~/lib/route-errors.server";
 import type { Route } from "./+types/posts";
@@ -26,32 +29,41 @@ const POST_LIST_COLUMNS = ["Title", "Author", "Category", "Date", "Status", "Act
 const QUERY_MAX = 200;
 const SEARCH_DEBOUNCE_MS = 300;
 
-function listPath(pathname: string, query: string): string {
-  return query ? `${pathname}?${new URLSearchParams({ q: query })}` : pathname;
+/** What the list shows, kept by each of its links and forms: a search, and the Drafts or Scheduled filter. */
+function listParams(query: string, status: PostListFilter | null | undefined): Record<string, string> {
+  return { ...(query ? { q: query } : {}), ...(status ? { status } : {}) };
+}
+
+function listPath(pathname: string, shown: Record<string, string>): string {
+  const params = new URLSearchParams(shown);
+  return params.size > 0 ? `${pathname}?${params}` : pathname;
 }
 
 /** Where the list's own forms post: the Dashboard is an index route, which React Router names with `?index`. */
-function listAction(pathname: string, query: string): string {
-  const params = new URLSearchParams(pathname === "/admin" ? { index: "" } : {});
-  if (query) params.set("q", query);
-  return `${pathname}?${params}`;
+function listAction(pathname: string, shown: Record<string, string>): string {
+  return `${pathname}?${new URLSearchParams({ ...(pathname === "/admin" ? { index: "" } : {}), ...shown })}`;
 }
 
 export const loader = withRouteErrors(
   { DATABASE_UNAVAILABLE: "Failed to load posts. Please try again." },
   async ({ request, context }: Route.LoaderArgs) => {
-    requireAdmin({ request, context });
-    const { services } = context.get(appContext);
+    const user = requireAdmin({ request, context });
+    const { services, site } = context.get(appContext);
     const url = new URL(request.url);
     const query = queryText(url, "q").trim().slice(0, QUERY_MAX);
     const pageNumber = requestedPage(request);
     const flash = await takeFlash(request);
-    const page = await services.posts.listAllPosts(query, pageNumber);
+    const status = readPostListFilter(queryText(url, "status"));
+    const page = await services.posts.listAllPosts(query, pageNumber, status);
     requireExistingPage(page);
     const sends = await services.postNewsletter.findSends(page.items.map((post) => post.id));
+    // The Dashboard is this list with the blog's figures above it (issue 35); Blog Posts is the list alone.
+    const summary = pagePathname(url) === "/admin" ? await loadDashboardSummary(services, user, site.timeZone) : null;
     return data(
       {
+        summary,
         query,
+        status: status ?? null,
         confirmId: queryText(url, "confirm") || null,
         bulkQuestion: readBulkQuestion(url, page.items),
         ticked: tickedIds(url),
@@ -83,21 +95,29 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "bulk") return changePostsFromList(args);
   return deleteFromList(args, {
     remove: async (id, user, services) => isPostId(id) && services.posts.deletePost(id, actorOf(user)),
-    back: (url, formData) => listPath(pagePathname(url), formText(formData, "q").trim().slice(0, QUERY_MAX)),
+    back: (url, formData) =>
+      listPath(
+        pagePathname(url),
+        listParams(
+          formText(formData, "q").trim().slice(0, QUERY_MAX),
+          readPostListFilter(formText(formData, "status")),
+        ),
+      ),
     deleted: "deleted",
   });
 }
 
 export default function AdminPosts({ loaderData, actionData }: Route.ComponentProps) {
-  const { posts, page, query, confirmId, flash, bulkQuestion, ticked } = loaderData;
+  const { posts, page, query, status, confirmId, flash, bulkQuestion, ticked, summary } = loaderData;
   const { pathname } = useLocation();
   const label = sectionLabel(pathname);
   const submit = useSubmit();
   const searchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const shown = listParams(query, status);
   const question = useDeleteQuestions({
     confirmId,
-    listHref: listPath(pathname, query),
-    confirmHref: (id) => `${pathname}?${new URLSearchParams({ ...(query ? { q: query } : {}), confirm: id })}`,
+    listHref: listPath(pathname, shown),
+    confirmHref: (id) => `${pathname}?${new URLSearchParams({ ...shown, confirm: id })}`,
   });
 
   const searchAsYouType = (form: HTMLFormElement) => {
@@ -114,7 +134,18 @@ export default function AdminPosts({ loaderData, actionData }: Route.ComponentPr
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div>
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{label}</h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Every post, drafts included, newest first.</p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {status ? (
+              <>
+                {POST_LIST_FILTERS[status]} only, newest first.{" "}
+                <Link to={pathname} className={textLinkStyles}>
+                  Show every post
+                </Link>
+              </>
+            ) : (
+              "Every post, drafts included, newest first."
+            )}
+          </p>
         </div>
         <Link
           to="/admin/posts/new"
@@ -124,6 +155,7 @@ export default function AdminPosts({ loaderData, actionData }: Route.ComponentPr
         </Link>
       </div>
 
+      {summary ? <DashboardSummaryPanel summary={summary} /> : null}
       <FlashNotice message={flash} className="mt-6" />
       {actionData && "outcome" in actionData ? <BulkOutcomeNotice lines={actionData.outcome} /> : null}
       {actionData && "errors" in actionData ? (
@@ -137,6 +169,7 @@ export default function AdminPosts({ loaderData, actionData }: Route.ComponentPr
         className="mt-6 flex gap-2"
         onSubmit={() => clearTimeout(searchTimer.current)}
       >
+        {status ? <input type="hidden" name="status" value={status} /> : null}
         <label htmlFor="admin-post-search" className="sr-only">
           Search posts by title, author or category
         </label>
@@ -157,12 +190,12 @@ export default function AdminPosts({ loaderData, actionData }: Route.ComponentPr
         <EmptyList className="mt-10">No posts found. Create your first post!</EmptyList>
       ) : (
         <>
-          <BulkBar query={query} />
+          <BulkBar keep={shown} />
           {bulkQuestion ? (
             <BulkQuestionPanel
               question={bulkQuestion}
-              action={listAction(pathname, query)}
-              listHref={listPath(pathname, query)}
+              action={listAction(pathname, shown)}
+              listHref={listPath(pathname, shown)}
             />
           ) : null}
           <AdminTable columns={POST_LIST_COLUMNS} cellClass="px-4 py-3" className="mt-4">
@@ -170,7 +203,7 @@ export default function AdminPosts({ loaderData, actionData }: Route.ComponentPr
               <PostRow
                 key={post.id}
                 post={post}
-                query={query}
+                keep={shown}
                 question={question(post.id)}
                 ticked={ticked.includes(post.id)}
               />

@@ -16,6 +16,7 @@ import {
   SITE_DESCRIPTION_MAX,
   SITE_TITLE_MAX,
   siteSettingsForm,
+  timeZoneNames,
 } from "#domain/site-settings.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/settings";
@@ -27,7 +28,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { siteUrl: _siteUrl, ...settings } = context.get(appContext).site;
   // The logo and icon forms answer with a redirect here and a notice (settings-images.tsx).
   const flash = await takeFlash(request);
-  return data({ settings, notice: flash.message }, { headers: flash.headers });
+  // From the server's list, so the page the browser hydrates offers the same names it was sent with.
+  return data({ settings, notice: flash.message, timeZones: timeZoneNames() }, { headers: flash.headers });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -59,9 +61,14 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <title>Settings · Admin</title>
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Settings</h1>
-        <Link to="/admin/settings/activity" className={textLinkStyles}>
-          Activity log
-        </Link>
+        <div className="flex flex-wrap gap-4">
+          <Link to="/admin/settings/email" className={textLinkStyles}>
+            Email
+          </Link>
+          <Link to="/admin/settings/activity" className={textLinkStyles}>
+            Activity log
+          </Link>
+        </div>
       </div>
       <Form method="post" {...form.props} className="mt-6 max-w-2xl space-y-5">
         <Notice message={saved ? "Settings saved. The site shows them now." : loaderData.notice} />
@@ -96,9 +103,16 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <TextField
           {...form.field("timeZone")}
           label="Time zone"
-          hint="For dates on the site, e.g. Europe/Paris or UTC."
+          hint="For dates on the site. Type a city or region to search the list, e.g. Paris or UTC."
           defaultValue={values.timeZone}
+          list="time-zones"
+          autoComplete="off"
         />
+        <datalist id="time-zones">
+          {loaderData.timeZones.map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
         <TextAreaField
           {...form.field("footerText")}
           label="Footer text"
@@ -127,7 +141,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <fieldset className="space-y-5">
           <legend className="text-lg font-semibold">Email</legend>
           <p className="text-sm text-slate-600 dark:text-slate-400">
-            Newsletters and confirmations are sent from the address in MAIL_FROM; your SMTP provider must allow it.
+            Newsletters and confirmations are sent from the address set on the{" "}
+            <Link to="/admin/settings/email" className={textLinkStyles}>
+              Email screen
+            </Link>{" "}
+            (or MAIL_FROM), through your mail server.
           </p>
           <TextField
             {...form.field("emailFromName")}
@@ -140,7 +158,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           <TextField
             {...form.field("emailReplyTo")}
             label="Reply-To"
-            hint="Where replies go. Leave empty for MAIL_FROM."
+            hint="Where replies go. Leave empty for the From address."
             type="email"
             defaultValue={values.emailReplyTo}
           />

@@ -17,9 +17,11 @@ export const loader = withRouteErrors(
   async ({ request, context }: Route.LoaderArgs) => {
     const owner = requireOwner({ request, context });
     const page = requestedPage(request);
-    const list = await context.get(appContext).services.users.listPage(owner, page);
+    const { services } = context.get(appContext);
+    const list = await services.users.listPage(owner, page);
+    const emailOn = await services.email.isOn();
     const flash = await takeFlash(request);
-    return data({ ...list, page, ownerId: owner.id, notice: flash.message }, { headers: flash.headers });
+    return data({ ...list, page, ownerId: owner.id, emailOn, notice: flash.message }, { headers: flash.headers });
   },
 );
 
@@ -28,7 +30,7 @@ export const loader = withRouteErrors(
  * or a new invitation link, renders this page at the child's address with that route's answer.
  */
 export default function Users({ loaderData }: Route.ComponentProps) {
-  const { accounts, invitations, page, hasNextPage, ownerId, notice } = loaderData;
+  const { accounts, invitations, page, hasNextPage, ownerId, emailOn, notice } = loaderData;
   const busy = useNavigation().state === "submitting";
   const inviteResult = useRoute("routes/admin/users-invite")?.actionData;
   const manageResult = useRoute("routes/admin/users-manage")?.actionData;
@@ -44,8 +46,10 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         <FormError message={manageResult?.formError} />
         <Panel id="invite-heading" title="Invite someone">
           <p className="text-sm text-slate-600 dark:text-slate-400">
-            They join as an editor: they can write and publish. The link works once, for 7 days. There is no mail: copy
-            the link and send it to them yourself.
+            They join as an editor: they can write and publish. The link works once, for 7 days.{" "}
+            {emailOn
+              ? "It goes to them by email, and is shown here too, to pass on another way."
+              : "Email is not set up: copy the link and send it to them yourself."}
           </p>
           <Form method="post" action="/admin/users/invite" {...form.props} className="flex flex-wrap items-end gap-3">
             <div className="min-w-64 flex-1">
@@ -64,6 +68,11 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           </Form>
           {invited ? (
             <div role="status" className="space-y-2">
+              {invited.emailed ? (
+                <p className="text-sm">
+                  An email with the link is on its way to <strong>{invited.email}</strong>.
+                </p>
+              ) : null}
               <p className="text-sm">
                 Invitation for <strong>{invited.email}</strong> created. Copy this link now; it is not shown again:
               </p>

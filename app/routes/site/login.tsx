@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { Field, FormError, TextField } from "~/components/ui/field";
 import { buttonStyles } from "~/components/ui/styles";
 import { knownDeviceFor, safeRedirectPath, signedInCookies } from "~/lib/auth.server";
@@ -30,7 +30,12 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 export function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
   if (context.get(userContext)) throw redirect(redirectTo);
-  return { redirectTo };
+  return {
+    redirectTo,
+    // The reset link goes by email, so it is offered only while email is on.
+    canResetPassword: context.get(appContext).services.email.isOnNow(),
+    passwordReset: new URL(request.url).searchParams.get("reset") === "1",
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -95,6 +100,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900">
         <h1 className="text-2xl font-bold tracking-tight">Admin Login</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Sign in to manage your blog.</p>
+        {loaderData.passwordReset && (
+          <p role="status" className="mt-3 text-sm text-emerald-700 dark:text-emerald-300">
+            Your new password is saved. Sign in with it.
+          </p>
+        )}
         <Form
           method="post"
           {...form.props}
@@ -133,6 +143,14 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             {signingIn ? "Signing in…" : "Sign in"}
           </button>
         </Form>
+        {loaderData.canResetPassword && (
+          <Link
+            to="/forgot-password"
+            className="mt-4 inline-block text-sm font-medium text-indigo-700 underline dark:text-indigo-300"
+          >
+            Forgot your password?
+          </Link>
+        )}
       </div>
     </div>
   );

@@ -85,7 +85,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     awaitingModeration: thread.awaitingModeration,
     commentsOpen: thread.open,
     // While email is on, the form offers "Email me when someone replies" (server/comment-emails).
-    repliesByEmail: services.commentEmails.open,
+    repliesByEmail: await services.commentEmails.isOpen(),
     replyTo: queryText(new URL(request.url), REPLY_TO_FIELD) || undefined,
     writer: user ? { name: user.username } : undefined,
     related: related.map(toPostCardData),

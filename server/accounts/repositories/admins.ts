@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Role } from "#domain/account.ts";
+import { type Role, toWritingView, type WritingView } from "#domain/account.ts";
 import { DomainError } from "#domain/errors.ts";
 import type { Database } from "../../kernel/db/schema.ts";
 import { newId, toIsoString } from "../../kernel/rows.ts";
@@ -22,6 +22,7 @@ export interface AdminAccount {
   bio: string;
   /** The hash of the square picture in the media store; empty: none. */
   avatar: string;
+  writingView: WritingView;
 }
 
 export function normaliseEmail(email: string): string {
@@ -41,6 +42,7 @@ function toAccount(row: {
   slug: string;
   bio: string;
   avatar: string;
+  writing_view: string;
 }): AdminAccount {
   return {
     id: row.id,
@@ -55,6 +57,7 @@ function toAccount(row: {
     slug: row.slug,
     bio: row.bio,
     avatar: row.avatar,
+    writingView: toWritingView(row.writing_view),
   };
 }
 
@@ -117,6 +120,10 @@ export async function updateAuthorProfile(
 /** The hash of the account's new picture in the media store; empty removes it. */
 export async function updateAvatar(db: Kysely<Database>, id: string, avatar: string): Promise<void> {
   await db.updateTable("admins").set({ avatar }).where("id", "=", id).execute();
+}
+
+export async function updateWritingView(db: Kysely<Database>, id: string, view: WritingView): Promise<void> {
+  await db.updateTable("admins").set({ writing_view: view }).where("id", "=", id).execute();
 }
 
 export async function findAdminByEmail(db: Kysely<Database>, email: string): Promise<AdminAccount | undefined> {
@@ -189,6 +196,7 @@ export async function insertAdmin(
     slug,
     bio: "",
     avatar: "",
+    writingView: "markdown",
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Role } from "#domain/account.ts";
+import { type Role, toWritingView, type WritingView } from "#domain/account.ts";
 import type { Database } from "../../kernel/db/schema.ts";
 import { toIsoString } from "../../kernel/rows.ts";
 
@@ -8,6 +8,7 @@ export interface SessionRecord {
   email: string;
   displayName: string;
   role: Role;
+  writingView: WritingView;
   createdAt: string;
   lastSeenAt: string;
 }
@@ -89,6 +90,7 @@ export async function findSession(db: Kysely<Database>, idHash: string): Promise
       "admins.email",
       "admins.display_name",
       "admins.role",
+      "admins.writing_view",
       "sessions.created_at",
       "sessions.last_seen_at",
     ])
@@ -100,6 +102,7 @@ export async function findSession(db: Kysely<Database>, idHash: string): Promise
         email: row.email,
         displayName: row.display_name,
         role: row.role === "owner" ? "owner" : "editor",
+        writingView: toWritingView(row.writing_view),
         createdAt: toIsoString(row.created_at),
         lastSeenAt: toIsoString(row.last_seen_at),
       }

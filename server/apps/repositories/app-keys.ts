@@ -94,6 +94,12 @@ export async function findLiveKeyByContentHash(db: Db, hash: string): Promise<Li
   return row ? toLiveKey(row) : undefined;
 }
 
+/** The live key whose bearer token (Micropub, XML-RPC) hashes to this; a unique-index seek. */
+export async function findLiveKeyByTokenHash(db: Db, hash: string): Promise<LiveAppKey | undefined> {
+  const row = await selectLiveKeys(db).where("app_keys.token_hash", "=", hash).executeTakeFirst();
+  return row ? toLiveKey(row) : undefined;
+}
+
 /** Live keys, newest first: one account's, or every account's (`userId` undefined, the owner's view). */
 export async function listLiveKeys(db: Db, userId: string | undefined, limit: number): Promise<AppKeySummary[]> {
   let query = selectLiveKeys(db).orderBy("app_keys.created_at", "desc").orderBy("app_keys.id").limit(limit);

@@ -1,14 +1,20 @@
-// Replies from the fediverse, kept as comments (migration 0017); the comment service is their only reader and writer.
+// Replies from the fediverse and by Webmention, kept as comments (migration 0017); the comment service is their only reader and writer.
 import type { Kysely } from "kysely";
 import type { Comment, CommentStatus, RemoteAuthor } from "#domain/comment.ts";
 import type { Database } from "../../kernel/db/schema.ts";
 import { newCommentRow } from "./comments.ts";
 
 /**
- * A reply from the fediverse as a held comment, once per note: a note delivered again finds its
- * comment (undefined here) and leaves it as it is.
+ * Which comment a reply from elsewhere became: a fediverse note by its id and its author (only
+ * its author may edit or delete it), a page's reply by Webmention by that page's address.
  */
-export async function insertRemoteReply(
+export type RemoteCommentKey = { noteUrl: string; actorUrl: string } | { noteUrl: string; via: "webmention" };
+
+/**
+ * A reply from elsewhere as a held comment, once per note or replying page: one delivered again
+ * finds its comment (undefined here) and leaves it as it is.
+ */
+export async function insertRemoteComment(
   db: Kysely<Database>,
   fields: {
     postId: string;
@@ -18,6 +24,7 @@ export async function insertRemoteReply(
     heldReason: string;
     noteUrl: string;
     remoteAuthor: RemoteAuthor;
+    via: "fediverse" | "webmention";
     parentId?: string;
   },
 ): Promise<Comment | undefined> {
@@ -25,7 +32,7 @@ export async function insertRemoteReply(
     ...fields,
     status: "pending",
     ipHash: null,
-    remote: { noteUrl: fields.noteUrl, author: fields.remoteAuthor, via: "fediverse" },
+    remote: { noteUrl: fields.noteUrl, author: fields.remoteAuthor, via: fields.via },
   });
   const result = await db
     .insertInto("comments")
@@ -52,44 +59,61 @@ export async function findNoteThread(
   return row && { postId: row.post_id, threadId: row.parent_id ?? row.id };
 }
 
-/** The comment a remote note became, by the note's id and its author; undefined when there is none. */
-export async function findRemoteReply(
+/** The comment a reply from elsewhere became; undefined when there is none. */
+export async function findRemoteComment(
   db: Kysely<Database>,
-  noteUrl: string,
-  actorUrl: string,
-): Promise<{ id: string; postId: string; content: string; status: CommentStatus } | undefined> {
+  key: RemoteCommentKey,
+): Promise<{ id: string; postId: string; author: string; content: string; status: CommentStatus } | undefined> {
   const row = await db
     .selectFrom("comments")
-    .select(["id", "post_id", "content", "status"])
-    .where("remote_note_url", "=", noteUrl)
-    .where("remote_actor_url", "=", actorUrl)
+    .select(["id", "post_id", "author", "content", "status"])
+    .where("remote_note_url", "=", key.noteUrl)
+    .$call((query) =>
+      "actorUrl" in key ? query.where("remote_actor_url", "=", key.actorUrl) : query.where("remote_via", "=", key.via),
+    )
     .executeTakeFirst();
-  return row && { id: row.id, postId: row.post_id, content: row.content, status: row.status };
+  return row && { id: row.id, postId: row.post_id, author: row.author, content: row.content, status: row.status };
 }
 
-/** An edited note's new text; the edit waits for the moderator again, as the approval was of the old text. */
-export async function updateRemoteReply(
+/**
+ * An edited note or a changed replying page: its new text and author, held again, as the approval
+ * was of the old text. A page's author may change with it; a note's is its key.
+ */
+export async function updateRemoteComment(
   db: Kysely<Database>,
   id: string,
-  fields: { author: string; content: string; heldReason: string },
+  fields: { author: string; content: string; heldReason: string; remoteAuthor?: RemoteAuthor },
 ): Promise<void> {
   await db
     .updateTable("comments")
-    .set({ author: fields.author, content: fields.content, status: "pending", held_reason: fields.heldReason })
+    .set({
+      author: fields.author,
+      content: fields.content,
+      status: "pending",
+      held_reason: fields.heldReason,
+      ...(fields.remoteAuthor && {
+        remote_actor_url: fields.remoteAuthor.url,
+        remote_actor_handle: fields.remoteAuthor.handle,
+      }),
+    })
     .where("id", "=", id)
     .execute();
 }
 
-/** Deletes the comment a note became, only when the note's author asks; hands back its post and status. */
-export async function deleteRemoteReply(
+/**
+ * Deletes the comment a reply from elsewhere became: a note only when its author asks, a page's
+ * reply when the page is gone or no longer links. Hands back its post and status.
+ */
+export async function deleteRemoteComment(
   db: Kysely<Database>,
-  noteUrl: string,
-  actorUrl: string,
+  key: RemoteCommentKey,
 ): Promise<{ postId: string; status: CommentStatus } | undefined> {
   const row = await db
     .deleteFrom("comments")
-    .where("remote_note_url", "=", noteUrl)
-    .where("remote_actor_url", "=", actorUrl)
+    .where("remote_note_url", "=", key.noteUrl)
+    .$call((query) =>
+      "actorUrl" in key ? query.where("remote_actor_url", "=", key.actorUrl) : query.where("remote_via", "=", key.via),
+    )
     .returning(["post_id", "status"])
     .executeTakeFirst();
   return row && { postId: row.post_id, status: row.status };
@@ -112,79 +136,4 @@ export async function countRemoteReplies(
     .execute();
   for (const row of rows) counts.set(row.post_id, Number(row.count));
   return counts;
-}
-
-/** The comment a page's reply by Webmention became, by that page's address; undefined when there is none. */
-export async function findMentionReply(
-  db: Kysely<Database>,
-  source: string,
-): Promise<{ id: string; postId: string; author: string; content: string; status: CommentStatus } | undefined> {
-  const row = await db
-    .selectFrom("comments")
-    .select(["id", "post_id", "author", "content", "status"])
-    .where("remote_note_url", "=", source)
-    .where("remote_via", "=", "webmention")
-    .executeTakeFirst();
-  return row && { id: row.id, postId: row.post_id, author: row.author, content: row.content, status: row.status };
-}
-
-/** A reply by Webmention as a held comment, once per replying page (undefined when it is one already). */
-export async function insertMentionReply(
-  db: Kysely<Database>,
-  fields: {
-    postId: string;
-    author: string;
-    content: string;
-    createdAt: string;
-    heldReason: string;
-    source: string;
-    remoteAuthor: RemoteAuthor;
-  },
-): Promise<Comment | undefined> {
-  const { row, comment } = newCommentRow({
-    ...fields,
-    status: "pending",
-    ipHash: null,
-    remote: { noteUrl: fields.source, author: fields.remoteAuthor, via: "webmention" },
-  });
-  const result = await db
-    .insertInto("comments")
-    .values(row)
-    .onConflict((conflict) => conflict.column("remote_note_url").doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 0 ? undefined : comment;
-}
-
-/** A replying page that changed: its new text and author, held again, as the approval was of the old text. */
-export async function updateMentionReply(
-  db: Kysely<Database>,
-  id: string,
-  fields: { author: string; content: string; heldReason: string; remoteAuthor: RemoteAuthor },
-): Promise<void> {
-  await db
-    .updateTable("comments")
-    .set({
-      author: fields.author,
-      content: fields.content,
-      status: "pending",
-      held_reason: fields.heldReason,
-      remote_actor_url: fields.remoteAuthor.url,
-      remote_actor_handle: fields.remoteAuthor.handle,
-    })
-    .where("id", "=", id)
-    .execute();
-}
-
-/** Deletes the comment a replying page became (it is gone or no longer links); hands back its post and status. */
-export async function deleteMentionReply(
-  db: Kysely<Database>,
-  source: string,
-): Promise<{ postId: string; status: CommentStatus } | undefined> {
-  const row = await db
-    .deleteFrom("comments")
-    .where("remote_note_url", "=", source)
-    .where("remote_via", "=", "webmention")
-    .returning(["post_id", "status"])
-    .executeTakeFirst();
-  return row && { postId: row.post_id, status: row.status };
 }

@@ -175,6 +175,17 @@ export async function countFollowers(db: Kysely<Database>): Promise<Record<Follo
   return counts;
 }
 
+/** Accepted followers who followed from `since` (ISO UTC): a range of fediverse_followers_state_created_at. */
+export async function countFollowersSince(db: Kysely<Database>, since: string): Promise<number> {
+  const row = await db
+    .selectFrom("fediverse_followers")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("state", "=", "accepted")
+    .where("created_at", ">=", since)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /**
  * Accepted followers after `cursor` (an id) in id order, `limit` at a time: the followers
  * collection and delivery page through every follower without an offset growing with the list.

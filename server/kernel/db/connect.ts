@@ -15,7 +15,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   close: () => Promise<void>;
   /** SQLite only: an online, consistent copy of the database while it keeps serving. */
-  backupTo?: (file: string) => Promise<void>;
+  /** Copies the database page by page while it is in use, telling how far it is (0–1). */
+  backupTo?: (file: string, onProgress?: (fraction: number) => void) => Promise<void>;
 }
 
 /** Opening the database fails with the same error as a call to it that cannot be answered. */
@@ -43,8 +44,13 @@ function openSqlite(filename: string): DatabaseHandle {
     db,
     dialect: "sqlite",
     close: () => db.destroy(),
-    backupTo: async (file) => {
-      await database.backup(file);
+    backupTo: async (file, onProgress) => {
+      await database.backup(file, {
+        progress: ({ totalPages, remainingPages }) => {
+          onProgress?.(totalPages === 0 ? 1 : (totalPages - remainingPages) / totalPages);
+          return 100;
+        },
+      });
     },
   };
 }

@@ -31,7 +31,14 @@ import { authorsSchema } from "./migrations/0027-authors.ts";
 import { commentEmailsSchema } from "./migrations/0028-comment-emails.ts";
 import { webmentionSchema } from "./migrations/0029-webmention.ts";
 import { appKeysSchema } from "./migrations/0030-app-keys.ts";
+import { emailServerSchema } from "./migrations/0033-email-server.ts";
 import { commentThreadStartersSchema } from "./migrations/0034-comment-thread-starters.ts";
+import { indieAuthSchema } from "./migrations/0036-indieauth.ts";
+import { postCountsAndArrivalsSchema } from "./migrations/0037-post-counts-and-arrivals.ts";
+import { webhooksSchema } from "./migrations/0038-webhooks.ts";
+import { passwordResetsSchema } from "./migrations/0039-password-resets.ts";
+import { linkPreviewsSchema } from "./migrations/0040-link-previews.ts";
+import { writingViewSchema } from "./migrations/0041-writing-view.ts";
 import type { Database } from "./schema.ts";
 
 // Listed here rather than read from disk so the migrations travel inside the server bundle.
@@ -67,7 +74,14 @@ function listMigrations(dialect: Dialect): Record<string, Migration> {
     "0028-comment-emails": commentEmailsSchema(),
     "0029-webmention": webmentionSchema(dialect),
     "0030-app-keys": appKeysSchema(),
+    "0033-email-server": emailServerSchema(),
     "0034-comment-thread-starters": commentThreadStartersSchema(),
+    "0036-indieauth": indieAuthSchema(),
+    "0037-post-counts-and-arrivals": postCountsAndArrivalsSchema(dialect),
+    "0038-webhooks": webhooksSchema(dialect),
+    "0039-password-resets": passwordResetsSchema(),
+    "0040-link-previews": linkPreviewsSchema(),
+    "0041-writing-view": writingViewSchema(),
   };
 }
 

@@ -36,7 +36,12 @@ export class RestoreError extends Error {
  * Replaces the database file with a checked copy of the backup. The old file is kept as
  * `<file>.before-restore`; the swap is one rename, so the file is always one or the other.
  */
-export function restoreSqlite(backupFile: string, databaseFile: string): { previous: string | undefined } {
+export function restoreSqlite(
+  backupFile: string,
+  databaseFile: string,
+  /** Told each step as it starts: checking can take a while on a large backup. */
+  onStep: (step: string) => void = () => {},
+): { previous: string | undefined } {
   if (!existsSync(backupFile)) throw new RestoreError(`${backupFile} does not exist.`);
   const pid = runningServerPid(databaseFile);
   if (pid !== undefined) {
@@ -48,6 +53,7 @@ export function restoreSqlite(backupFile: string, databaseFile: string): { previ
   } catch (error) {
     throw new RestoreError(`${backupFile} is not a SQLite database: ${(error as Error).message}`);
   }
+  onStep(`Checking ${backupFile}`);
   try {
     const problems = (backup.pragma("integrity_check") as { integrity_check: string }[]).map(
       (row) => row.integrity_check,
@@ -63,6 +69,7 @@ export function restoreSqlite(backupFile: string, databaseFile: string): { previ
     backup.close();
   }
 
+  onStep(`Copying it into place at ${databaseFile}`);
   const incoming = `${databaseFile}.restoring`;
   copyFileSync(backupFile, incoming);
   let previous: string | undefined;

@@ -3,6 +3,7 @@ import type { CommentStatus, RemoteVia } from "#domain/comment.ts";
 import type { SubscriberSource, SubscriberState } from "#domain/newsletter.ts";
 import type { Post, PostNewsletter } from "#domain/post.ts";
 import type { MentionKind } from "#domain/webmention.ts";
+import type { WebhookEvent } from "#domain/webhooks.ts";
 
 /** Timestamps go in as ISO strings; PostgreSQL hands back Date, SQLite the stored text. */
 type Timestamp = ColumnType<Date | string, string, string>;
@@ -40,6 +41,8 @@ export interface PostsTable {
   webmentions_off: ColumnType<number, number | undefined, number>;
   /** When the post's Webmentions were last queued (migration 0029); null: never. */
   webmentions_queued_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** When the post's `post.published` webhook event was last queued (migration 0037); null: never. */
+  webhooks_announced_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 /**
@@ -80,6 +83,7 @@ export const POST_COLUMNS = {
   newsletter: { field: "newsletter", kind: "text" },
   webmentions_off: { field: "webmentionsOff", kind: "flag" },
   webmentions_queued_at: { field: null, kind: "optional time" },
+  webhooks_announced_at: { field: null, kind: "optional time" },
   content_html: { field: "contentHtml", kind: "text", body: true },
   reading_minutes: { field: "readingMinutes", kind: "count" },
   search_key: { field: null, kind: "count" },
@@ -252,6 +256,8 @@ export interface AdminsTable {
   bio: ColumnType<string, string | undefined, string>;
   /** The hash of the author's square picture in the media store (server/media/site-images.ts); empty: none. */
   avatar: ColumnType<string, string | undefined, string>;
+  /** "markdown" or "visual" (migration 0041): the body's view the writer last chose. */
+  writing_view: ColumnType<string, string | undefined, string>;
 }
 
 export interface InvitationsTable {
@@ -268,6 +274,16 @@ export interface InvitationsTable {
 export interface RecoveryCodesTable {
   admin_id: string;
   code_hash: string;
+}
+
+/**
+ * The mail server set up on Settings → Email (migration 0033): one row, `key` 'smtp', its
+ * `value` the settings' JSON with the password sealed under the server's secret. Kept apart from
+ * `settings`, which an export carries whole, so the sealed password never leaves the blog.
+ */
+export interface EmailServerTable {
+  key: string;
+  value: string;
 }
 
 export interface SiteSettingsTable {
@@ -305,6 +321,33 @@ export interface RateLimitsTable {
 }
 
 /** A writing app's or headless site's key (migration 0030, docs/decisions/0027-app-keys.md). */
+/** An IndieAuth authorization code (migration 0036): kept by its SHA-256, single-use, minutes long. */
+export interface IndieAuthCodesTable {
+  code_hash: string;
+  /** The account that consented, whom the token will act as. */
+  user_id: string;
+  client_id: string;
+  redirect_uri: string;
+  /** Space-separated scopes the owner granted. */
+  scope: string;
+  /** The PKCE S256 challenge: base64url SHA-256 of the client's verifier. */
+  code_challenge: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** An IndieAuth access token (migration 0036), kept by its SHA-256. */
+export interface IndieAuthTokensTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  client_id: string;
+  scope: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface AppKeysTable {
   /** The Ghost Admin API key's id: 24 hex digits, the JWT's `kid`. */
   id: string;
@@ -324,6 +367,53 @@ export interface AppKeysTable {
   last_used_at: string | null;
   /** The network part only: an IPv4 /24 or an IPv6 /48. */
   last_used_address: string | null;
+}
+
+/** Another page's Open Graph data, as a bookmark card shows it (migration 0040). */
+export interface LinkPreviewsTable {
+  url: string;
+  title: string | null;
+  description: Generated<string>;
+  site_name: Generated<string>;
+  failure: string | null;
+  fetched_at: string;
+}
+
+/** A URL told of one event of the blog's life (migration 0038). */
+export interface WebhooksTable {
+  id: string;
+  event: WebhookEvent;
+  url: string;
+  /** The signing secret, AES-256-GCM under a key derived from the server's secret. */
+  secret: string;
+  created_at: string;
+}
+
+/** One event to send to one webhook: a durable queue row (server/kernel/durable-queue.ts, migration 0038). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: string;
+  event: WebhookEvent;
+  /** The JSON body, written with the change it tells of. */
+  body: string;
+  state: "queued" | "claimed" | "delivered" | "failed";
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  last_error: string | null;
+  response_status: number | null;
+  /** The first 200 characters of the receiver's answer, no more. */
+  response_excerpt: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface PasswordResetsTable {
+  /** SHA-256 of the reset link's token: the database never holds a usable link. */
+  token_hash: string;
+  admin_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface SetupTokensTable {
@@ -388,6 +478,18 @@ export interface CategoryFormerSlugsTable {
 /** Published posts per category, scheduled ones included; kept by triggers (migration 0013). */
 export interface PublishedPostCountsTable {
   category: string;
+  posts: number;
+}
+
+/** How many published posts carry a tag, by key, scheduled ones included (migration 0037). */
+export interface TagPostCountsTable {
+  tag_key: string;
+  posts: number;
+}
+
+/** How many published posts a byline signs, scheduled ones included (migration 0037). */
+export interface AuthorPostCountsTable {
+  author: string;
   posts: number;
 }
 
@@ -644,6 +746,8 @@ export interface PageMediaUsesTable {
 export interface Database {
   posts: PostsTable;
   published_post_counts: PublishedPostCountsTable;
+  tag_post_counts: TagPostCountsTable;
+  author_post_counts: AuthorPostCountsTable;
   categories: CategoriesTable;
   category_former_slugs: CategoryFormerSlugsTable;
   post_tags: PostTagsTable;
@@ -663,8 +767,10 @@ export interface Database {
   comment_email_digests: CommentEmailDigestsTable;
   settings: SettingsTable;
   invitations: InvitationsTable;
+  password_resets: PasswordResetsTable;
   recovery_codes: RecoveryCodesTable;
   site_settings: SiteSettingsTable;
+  email_server: EmailServerTable;
   audit_log: AuditLogTable;
   import_sources: ImportSourcesTable;
   media: MediaTable;
@@ -695,4 +801,9 @@ export interface Database {
   page_preview_tokens: PagePreviewTokensTable;
   page_media_uses: PageMediaUsesTable;
   app_keys: AppKeysTable;
+  indieauth_codes: IndieAuthCodesTable;
+  indieauth_tokens: IndieAuthTokensTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  link_previews: LinkPreviewsTable;
 }

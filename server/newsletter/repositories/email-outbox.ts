@@ -1,7 +1,7 @@
 // The email outbox (docs/decisions/0014-newsletter-outbox.md): sends, and one delivery row per recipient.
 import { type Kysely, type Selectable, sql } from "kysely";
-import type { Dialect } from "../../kernel/db/connect.ts";
-import type { Database, EmailSendsTable } from "../../kernel/db/schema.ts";
+import type { Database, EmailDeliveriesTable, EmailSendsTable } from "../../kernel/db/schema.ts";
+import { retryLater } from "../../kernel/repositories/durable-queue.ts";
 import { type Db, inTransaction } from "../../kernel/rows.ts";
 
 export interface SendContent {
@@ -170,75 +170,16 @@ export function toProgress(row: Selectable<EmailSendsTable>): SendProgress {
   };
 }
 
-/**
- * Puts back in the queue the claims whose lease ran out: their worker died (or stalled) with
- * them. `at` undefined releases every claim, for a database only one worker uses (SQLite).
- */
-export async function releaseExpiredClaims(db: Kysely<Database>, at: string | undefined): Promise<number> {
-  const released = await db
-    .updateTable("email_deliveries")
-    .set({ state: "queued", claimed_until: null })
-    .where("state", "=", "claimed")
-    .$if(at !== undefined, (query) => query.where("claimed_until", "<=", at!))
-    .executeTakeFirst();
-  return Number(released.numUpdatedRows);
-}
-
-/**
- * Claims up to `limit` due deliveries, oldest first, until `leaseUntil`, in one statement.
- * PostgreSQL skips rows another server is claiming at that instant (`for update skip locked`),
- * so servers sharing a send never hold the same row; SQLite's write lock makes the statement
- * one immediate transaction on its own.
- */
-export async function claimDeliveries(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  { at, leaseUntil, limit }: { at: string; leaseUntil: string; limit: number },
-): Promise<ClaimedDelivery[]> {
-  const rows = await db
-    // Materialized, so the batch is chosen once: as a subquery of the update, PostgreSQL may run
-    // it again per row and claim past the limit.
-    .with(
-      (cte) => cte("due").materialized(),
-      (qb) =>
-        qb
-          .selectFrom("email_deliveries")
-          .select("id")
-          .where("state", "=", "queued")
-          .where("next_attempt_at", "<=", at)
-          .orderBy("next_attempt_at")
-          .orderBy("id")
-          .limit(limit)
-          .$if(dialect === "postgres", (query) => query.forUpdate().skipLocked()),
-    )
-    .updateTable("email_deliveries")
-    .set((eb) => ({ state: "claimed", claimed_until: leaseUntil, attempts: eb("attempts", "+", 1) }))
-    // Checked again on the row itself, which PostgreSQL re-reads if another claim changed it first.
-    .where("state", "=", "queued")
-    .where("id", "in", (eb) => eb.selectFrom("due").select("id"))
-    .returning(["id", "send_id", "subscriber_id", "comment_id", "to_address", "attempts"])
-    .execute();
-  return rows
-    .map((row) => ({
-      id: Number(row.id),
-      sendId: row.send_id,
-      subscriberId: row.subscriber_id,
-      commentId: row.comment_id,
-      to: row.to_address,
-      attempts: Number(row.attempts),
-    }))
-    .toSorted((a, b) => a.id - b.id);
-}
-
-/** Moves the lease of deliveries still being sent, so a slow SMTP server does not lose them to another worker. */
-export async function extendClaims(db: Kysely<Database>, ids: number[], leaseUntil: string): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable("email_deliveries")
-    .set({ claimed_until: leaseUntil })
-    .where("id", "in", ids)
-    .where("state", "=", "claimed")
-    .execute();
+/** A claimed row of `email_deliveries` (server/kernel/durable-queue.ts `claim`) as the outbox reads it. */
+export function toClaimedDelivery(row: Selectable<EmailDeliveriesTable>): ClaimedDelivery {
+  return {
+    id: Number(row.id),
+    sendId: row.send_id,
+    subscriberId: row.subscriber_id,
+    commentId: row.comment_id,
+    to: row.to_address,
+    attempts: Number(row.attempts),
+  };
 }
 
 export async function findClaimedSends(db: Kysely<Database>, ids: string[]): Promise<Map<string, ClaimedSend>> {
@@ -325,12 +266,7 @@ export async function recordBatch(db: Kysely<Database>, outcome: BatchOutcome): 
       if (dropped) count([delivery.sendId], "dropped");
     }
     for (const { delivery, error, nextAttemptAt } of outcome.retry) {
-      await trx
-        .updateTable("email_deliveries")
-        .set({ state: "queued", claimed_until: null, last_error: error, next_attempt_at: nextAttemptAt })
-        .where("id", "=", delivery.id)
-        .where("state", "in", ["claimed", "queued"])
-        .execute();
+      await retryLater(trx, "email_deliveries", delivery.id, { nextAttemptAt, error, alsoQueued: true });
     }
     if (outcome.bounced.length > 0) {
       await trx

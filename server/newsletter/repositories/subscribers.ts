@@ -223,3 +223,14 @@ export async function listSubscribersForExport(
   const rows = await query.orderBy("created_at").orderBy("id").limit(limit).execute();
   return rows.map(toSubscriber);
 }
+
+/** Subscribers active now who joined from `since` (ISO UTC): a range of subscribers_state_created_at. */
+export async function countActiveSubscribersSince(db: Db, since: string): Promise<number> {
+  const row = await db
+    .selectFrom("subscribers")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("state", "=", "active")
+    .where("created_at", ">=", since)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

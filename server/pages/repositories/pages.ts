@@ -237,6 +237,13 @@ export async function findPublicPageSlugs(db: Db, ids: readonly string[]): Promi
   return new Map(rows.map((row) => [row.id, row.slug]));
 }
 
+/** The titles of the pages at these slugs, drafts too (Analytics names a page it counted). */
+export async function findTitlesBySlug(db: Db, slugs: readonly string[]): Promise<Map<string, string>> {
+  if (slugs.length === 0) return new Map();
+  const rows = await db.selectFrom("pages").select(["slug", "title"]).where("slug", "in", slugs).execute();
+  return new Map(rows.map((row) => [row.slug, row.title]));
+}
+
 /** The current slugs of the published built-in pages (the default menus link to them). */
 export async function findPublicBuiltInPageSlugs(db: Db): Promise<Map<string, string>> {
   const rows = await selectPublicPages(db)

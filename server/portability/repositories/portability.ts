@@ -21,6 +21,8 @@ export const NOT_EXPORTED: Record<string, string> = {
   settings: "exported as `site`, one property per setting",
   post_search: "derived from published posts; rebuilt when they are imported",
   published_post_counts: "counted again by the database as the imported posts are written",
+  tag_post_counts: "counted again by the database as the imported posts and their tags are written",
+  author_post_counts: "counted again by the database as the imported posts are written",
   // SQLite's FTS5 keeps post_search in these shadow tables.
   post_search_data: "FTS5 storage of post_search",
   post_search_idx: "FTS5 storage of post_search",
@@ -35,6 +37,7 @@ export const NOT_EXPORTED: Record<string, string> = {
   "comments.ip_hash": "an address hash is personal data, and meaningless under another blog's salt",
   "subscribers.confirmation_requested_at": "a confirmation email still to be queued by this blog's worker",
   site_settings: "exported inside `site` as `siteSettings`",
+  email_server: "the mail server's password is sealed under this blog's secret; set email up again after moving",
   "posts.content_html": "rendered again from `content` and `format` when imported",
   "posts.reading_minutes": "worked out again from the body when imported",
   "posts.search_key": "the key of the post's search row, given again when imported",
@@ -50,12 +53,14 @@ export const NOT_EXPORTED: Record<string, string> = {
   media_variants: "the .zip export carries every file at its URL path, media/{hash}/{original|width}.{format}",
   media_uses: "derived from the posts that show each image",
   invitations: "one-time links, useless elsewhere",
+  password_resets: "one-time links, useless elsewhere",
   recovery_codes: "two-factor secrets stay with the blog that issued them",
   audit_log: "this blog's own record of who signed in and changed what, not content",
   "admins.totp_secret": "two-factor secrets stay with the blog; turn two-factor sign-in on again after moving",
   "admins.totp_enabled_at": "two-factor sign-in is turned on again after moving",
   "admins.totp_last_step": "two-factor sign-in is turned on again after moving",
   "admins.avatar": "an author's picture stays in this blog's media store; upload it again after moving",
+  "admins.writing_view": "the editor's view each writer last chose: one click in the editor after moving",
   email_sends: "this blog's record of the emails it sent; a post is not emailed again from another blog",
   email_deliveries: "one row per recipient of each email sent, with the address: this blog's delivery log, not content",
   subscriber_imports: "how this blog's latest subscriber CSV import went, not content",
@@ -66,6 +71,8 @@ export const NOT_EXPORTED: Record<string, string> = {
   "comments.remote_actor_url": "a reply from the fediverse travels as a comment (its author's name and text)",
   "comments.remote_actor_handle": "a reply from the fediverse travels as a comment (its author's name and text)",
   app_keys: "keys for writing apps hold secrets of this blog's server; each app is given a new key after moving",
+  indieauth_codes: "IndieAuth sign-in codes live minutes and are used once: nothing to move",
+  indieauth_tokens: "apps signed in with IndieAuth sign in again after moving, as apps with keys are given new keys",
   comment_email_digests: "which days' comment digests this blog has sent, not content",
   comment_reply_addresses:
     "readers' addresses for reply emails, sealed under this blog's secret: personal data no other blog can open",
@@ -74,6 +81,8 @@ export const NOT_EXPORTED: Record<string, string> = {
   "comments.remote_via":
     "a reply by Webmention or from the fediverse travels as a comment (its author's name and text)",
   "posts.webmentions_queued_at": "when this blog last told the pages a post links; a moved blog tells them again",
+  "posts.webhooks_announced_at":
+    "when this blog's webhooks last heard a post was published; a receiver belongs to one blog",
   webmention_jobs: "this blog's queue of mentions to check and notices to send, not content",
   webmentions:
     "what other sites said of each post, checked by this blog: it checks them again when they are sent again",
@@ -90,6 +99,10 @@ export const NOT_EXPORTED: Record<string, string> = {
   analytics_hourly: "statistics, not content: /admin/analytics/export.csv gives them out",
   analytics_feed_fetches: "day-salted keys of feed readers, kept for the retention only",
   analytics_feed_daily: "statistics, not content",
+  webhooks:
+    "the URLs this blog tells of its changes, with signing secrets sealed under this blog's secret; set them again after moving",
+  webhook_deliveries: "this blog's queue and log of webhook calls, not content",
+  link_previews: "other sites' Open Graph tags, fetched again when a post is saved after a move",
 };
 
 /**

@@ -1,9 +1,16 @@
 // Writing posts, and the reads the writer's side needs (drafts included).
 import { type Insertable, type Transaction, sql } from "kysely";
 import { type Database, POST_COLUMNS, type PostsTable } from "../../kernel/db/schema.ts";
-import { type Post, type PostDraft, type PostFields, type PostSummary, uniqueNonEmptyTags } from "#domain/post.ts";
+import {
+  type Post,
+  type PostDraft,
+  type PostFields,
+  type PostListFilter,
+  type PostSummary,
+  uniqueNonEmptyTags,
+} from "#domain/post.ts";
 import { type Page, pageWindow } from "#domain/pagination.ts";
-import { renderPostBody } from "../../render/index.ts";
+import { type LinkPreviews, renderPostBody } from "../../render/index.ts";
 import { recordRevision } from "./post-revisions.ts";
 import { replaceMediaUses } from "../../media/index.ts";
 import { type Db, inTransaction, newId } from "../../kernel/rows.ts";
@@ -68,9 +75,26 @@ export async function postExists(db: Db, id: string): Promise<boolean> {
   return (await db.selectFrom("posts").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
 }
 
-/** Every post, drafts included, newest first: the admin list. `filter` matches title, author or category. */
-export async function listAllPosts(db: Db, filter: string, request: PageRequest): Promise<Page<PostSummary>> {
+/** The titles of the posts at these slugs, drafts too (Analytics names a post it counted). */
+export async function findTitlesBySlug(db: Db, slugs: readonly string[]): Promise<Map<string, string>> {
+  if (slugs.length === 0) return new Map();
+  const rows = await db.selectFrom("posts").select(["slug", "title"]).where("slug", "in", slugs).execute();
+  return new Map(rows.map((row) => [row.slug, row.title]));
+}
+
+/**
+ * Every post, drafts included, newest first: the admin list. `filter` matches title, author or
+ * category; `only` keeps the drafts, or the posts whose publishing time is after `now`.
+ */
+export async function listAllPosts(
+  db: Db,
+  filter: string,
+  request: PageRequest,
+  only?: { status: PostListFilter; now: string },
+): Promise<Page<PostSummary>> {
   let query = db.selectFrom("posts");
+  if (only?.status === "draft") query = query.where("published", "=", 0);
+  if (only?.status === "scheduled") query = query.where("published", "=", 1).where("publish_at", ">", only.now);
   const needle = filter.trim().toLowerCase();
   if (needle) {
     const pattern = `%${escapeLikePattern(needle)}%`;
@@ -115,8 +139,9 @@ async function keepRevision(
  */
 function renderDraft<Draft extends Pick<PostDraft, "format" | "content" | "tags">>(
   draft: Draft,
+  previews?: LinkPreviews,
 ): Draft & Pick<PostFields, "contentHtml" | "readingMinutes"> {
-  const rendered = renderPostBody(draft.format, draft.content);
+  const rendered = renderPostBody(draft.format, draft.content, previews);
   return {
     ...draft,
     tags: uniqueNonEmptyTags(draft.tags),
@@ -149,8 +174,12 @@ export type NewPost = Omit<PostDraft, DefaultedField> &
  * transaction (the caller's, when given one), with multi-row inserts of at most
  * INSERT_BATCH_ROWS rows, so 100,000 benchmark posts load in one pass. Returns their ids.
  */
-export async function insertPosts(db: Db, drafts: readonly NewPost[]): Promise<string[]> {
-  const posts = drafts.map(({ revision, ...draft }) => ({ ...renderDraft(draft), id: draft.id ?? newId(), revision }));
+export async function insertPosts(db: Db, drafts: readonly NewPost[], previews?: LinkPreviews): Promise<string[]> {
+  const posts = drafts.map(({ revision, ...draft }) => ({
+    ...renderDraft(draft, previews),
+    id: draft.id ?? newId(),
+    revision,
+  }));
   await inTransaction(db, async (trx) => {
     for (const batch of chunk(posts, INSERT_BATCH_ROWS)) {
       const keys = await chooseSearchKeys(trx, batch);
@@ -199,8 +228,9 @@ export async function updatePost(
   draft: PostDraft,
   updatedAt: string,
   revision?: RevisionAuthor,
+  previews?: LinkPreviews,
 ): Promise<Post | undefined> {
-  const fields = renderDraft(draft);
+  const fields = renderDraft(draft, previews);
   return inTransaction(db, async (trx) => {
     const before = await trx.selectFrom("posts").select(["slug", "created_at"]).where("id", "=", id).executeTakeFirst();
     if (!before) return undefined;
@@ -251,4 +281,28 @@ export async function countPosts(db: Db): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as("count"))
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/**
+ * The dashboard's two post figures in one statement: drafts walk posts_published_id's
+ * unpublished range, scheduled posts the short future range of posts_publish_at (`+published`
+ * keeps SQLite on that index, as in posts-public.ts); neither grows with the published posts.
+ */
+export async function countDraftsAndScheduled(db: Db, now: string): Promise<{ drafts: number; scheduled: number }> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom("posts")
+        .select((inner) => inner.fn.countAll<number | string>().as("count"))
+        .where("posts.published", "=", 0)
+        .as("drafts"),
+      eb
+        .selectFrom("posts")
+        .select((inner) => inner.fn.countAll<number | string>().as("count"))
+        .where("posts.publish_at", ">", now)
+        .where(sql<number>`+${sql.ref("posts.published")}`, "=", 1)
+        .as("scheduled"),
+    ])
+    .executeTakeFirstOrThrow();
+  return { drafts: Number(row.drafts), scheduled: Number(row.scheduled) };
 }

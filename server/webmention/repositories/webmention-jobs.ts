@@ -1,8 +1,8 @@
 // The Webmention queue both ways (migration 0029, docs/decisions/0026-webmention.md): one row per
-// (direction, source, target), claimed with a lease like the email outbox.
-import { type Kysely, sql } from "kysely";
-import type { Dialect } from "../../kernel/db/connect.ts";
-import type { Database, WebmentionDirection } from "../../kernel/db/schema.ts";
+// (direction, source, target), claimed with a lease through the kernel's durable queue
+// (server/kernel/durable-queue.ts), as the email outbox's deliveries are.
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { Database, WebmentionDirection, WebmentionJobsTable } from "../../kernel/db/schema.ts";
 import type { Db } from "../../kernel/rows.ts";
 
 export interface WebmentionJob {
@@ -65,54 +65,17 @@ export async function listSentTargets(db: Db, source: string): Promise<string[]>
   return rows.map((row) => row.target);
 }
 
-/** Claims up to `limit` due jobs until `leaseUntil`, in one statement (see claimDeliveries in the outbox). */
-export async function claimJobs(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  { at, leaseUntil, limit }: { at: string; leaseUntil: string; limit: number },
-): Promise<ClaimedJob[]> {
-  const rows = await db
-    .with(
-      (cte) => cte("due").materialized(),
-      (qb) =>
-        qb
-          .selectFrom("webmention_jobs")
-          .select("id")
-          .where("state", "=", "queued")
-          .where("next_attempt_at", "<=", at)
-          .orderBy("next_attempt_at")
-          .orderBy("id")
-          .limit(limit)
-          .$if(dialect === "postgres", (query) => query.forUpdate().skipLocked()),
-    )
-    .updateTable("webmention_jobs")
-    .set((eb) => ({ state: "claimed", claimed_until: leaseUntil, attempts: eb("attempts", "+", 1) }))
-    .where("state", "=", "queued")
-    .where("id", "in", (eb) => eb.selectFrom("due").select("id"))
-    .returning(["id", "direction", "source", "target", "linked", "generation", "attempts"])
-    .execute();
-  return rows
-    .map((row) => ({
-      id: Number(row.id),
-      direction: row.direction,
-      source: row.source,
-      target: row.target,
-      linked: Number(row.linked) === 1,
-      generation: Number(row.generation),
-      attempts: Number(row.attempts),
-    }))
-    .toSorted((a, b) => a.id - b.id);
-}
-
-/** Puts back the claims whose lease ran out (their worker died); `at` undefined: every claim (SQLite's one process). */
-export async function releaseExpiredClaims(db: Kysely<Database>, at: string | undefined): Promise<number> {
-  const released = await db
-    .updateTable("webmention_jobs")
-    .set({ state: "queued", claimed_until: null })
-    .where("state", "=", "claimed")
-    .$if(at !== undefined, (query) => query.where("claimed_until", "<=", at!))
-    .executeTakeFirst();
-  return Number(released.numUpdatedRows);
+/** A claimed row of `webmention_jobs` (server/kernel/durable-queue.ts `claim`) as the worker reads it. */
+export function toClaimedJob(row: Selectable<WebmentionJobsTable>): ClaimedJob {
+  return {
+    id: Number(row.id),
+    direction: row.direction,
+    source: row.source,
+    target: row.target,
+    linked: Number(row.linked) === 1,
+    generation: Number(row.generation),
+    attempts: Number(row.attempts),
+  };
 }
 
 /**
@@ -141,27 +104,6 @@ export async function finishJob(
       finished_at: outcome.at,
     })
     .where("id", "=", job.id)
-    .where("state", "=", "claimed")
-    .execute();
-}
-
-/** A temporary failure: the job waits until `nextAttemptAt`. */
-export async function retryJob(db: Kysely<Database>, job: ClaimedJob, nextAttemptAt: string, error: string) {
-  await db
-    .updateTable("webmention_jobs")
-    .set({ state: "queued", claimed_until: null, last_error: error, next_attempt_at: nextAttemptAt })
-    .where("id", "=", job.id)
-    .where("state", "=", "claimed")
-    .execute();
-}
-
-/** Moves the lease of jobs still being worked on, so a slow page does not lose them to another worker. */
-export async function extendClaims(db: Kysely<Database>, ids: number[], leaseUntil: string): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable("webmention_jobs")
-    .set({ claimed_until: leaseUntil })
-    .where("id", "in", ids)
     .where("state", "=", "claimed")
     .execute();
 }

@@ -1,6 +1,5 @@
 // Verified mentions of the blog's posts (migration 0029): one row per (post, source page).
 import type { Kysely } from "kysely";
-import type { Db } from "../../kernel/rows.ts";
 import type { MentionKind } from "#domain/webmention.ts";
 import type { Database } from "../../kernel/db/schema.ts";
 import { selectPostsAtAddress, selectPublicPosts } from "../../posts/index.ts";
@@ -95,41 +94,4 @@ export async function listMentions(db: Kysely<Database>, postId: string, limit: 
     .orderBy("id")
     .limit(limit)
     .execute();
-}
-
-/**
- * Marks a post's notices as queued at `at`, in the caller's transaction. `onlyIfDue` (a scheduled
- * post whose time came) marks it only when no server did since its time: the one that does sends.
- */
-export async function markNoticesQueued(db: Db, postId: string, at: string, onlyIfDue = false): Promise<boolean> {
-  const result = await db
-    .updateTable("posts")
-    .set({ webmentions_queued_at: at })
-    .where("id", "=", postId)
-    .$if(onlyIfDue, (query) =>
-      query.where((eb) =>
-        eb.or([eb("webmentions_queued_at", "is", null), eb("webmentions_queued_at", "<", eb.ref("publish_at"))]),
-      ),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/**
- * Scheduled posts whose time came since `since` and whose notices no server has queued since
- * then: a range of the posts_publish_at index.
- */
-export async function findArrivedPostsToAnnounce(db: Kysely<Database>, now: string, since: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom("posts")
-    .select("id")
-    .where("published", "=", 1)
-    .where("publish_at", ">", since)
-    .where("publish_at", "<=", now)
-    .where((eb) =>
-      eb.or([eb("webmentions_queued_at", "is", null), eb("webmentions_queued_at", "<", eb.ref("publish_at"))]),
-    )
-    .orderBy("publish_at")
-    .execute();
-  return rows.map((row) => row.id);
 }

@@ -1,4 +1,13 @@
-import { type ClipboardEvent, type KeyboardEvent, useCallback, useRef, useState } from "react";
+import {
+  type ClipboardEvent,
+  type KeyboardEvent,
+  lazy,
+  startTransition,
+  Suspense,
+  useCallback,
+  useMemo,
+  useState,
+} from "react";
 import type { ControlProps } from "~/components/ui/field";
 import { inputStyles } from "~/components/ui/styles";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -23,6 +32,21 @@ import { ImageDialog } from "./image-dialog";
 import type { EditedItem } from "./edited-item";
 import { AUTOSAVE_STATUS_TEXT, useAutosave } from "./use-autosave";
 import { usePreview } from "./use-preview";
+import { useWritingView } from "./use-writing-view";
+import { WritingViewSwitch } from "./writing-view-switch";
+
+// Loaded only when a writer opens the visual view: the Markdown view and every reader's page go without it.
+// A chunk that fails to load (replaced by a deploy, the writer offline) shows a note in the view's place:
+// reaching the route's error boundary would replace the form and lose the unsaved text.
+const VisualEditor = lazy(() => import("./visual/visual-editor").catch(() => ({ default: VisualViewUnavailable })));
+
+function VisualViewUnavailable() {
+  return (
+    <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
+      The visual view could not load. Switch to Markdown to go on writing; nothing you wrote is lost.
+    </p>
+  );
+}
 
 interface ContentEditorProps {
   control: ControlProps;
@@ -85,7 +109,8 @@ const isMac = () => typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(n
  */
 export function ContentEditor({ control, defaultValue, format, item }: ContentEditorProps) {
   const hydrated = useHydrated();
-  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const [textarea, setTextarea] = useState<HTMLTextAreaElement | null>(null);
+  const [writingView, chooseWritingView] = useWritingView();
   const [form, setForm] = useState<HTMLFormElement | null>(null);
   const [content, setContent] = useState(defaultValue);
   const [tab, setTab] = useState<"write" | "preview">("write");
@@ -95,16 +120,16 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
   const autosave = useAutosave(form, item);
   const preview = usePreview(content, format, hydrated);
   const markdown = format === "markdown";
+  const visual = hydrated && markdown && writingView === "visual";
   const modifier = hydrated && isMac() ? "⌘" : "Ctrl+";
 
   // Stable, so React calls it only when the textarea mounts and unmounts.
   const attachTextarea = useCallback((element: HTMLTextAreaElement | null) => {
-    textareaRef.current = element;
+    setTextarea(element);
     setForm(element?.form ?? null);
   }, []);
 
   const run = (command: Command) => {
-    const textarea = textareaRef.current;
     if (!textarea) return;
     if (command.run === "image") {
       setImageAt(textState(textarea));
@@ -115,7 +140,6 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
   };
 
   const insertImage = (image: ImageDetails) => {
-    const textarea = textareaRef.current;
     if (textarea && imageAt) applyEdit(textarea, insertBlock(imageAt, imageBlock(image)));
     setImageAt(undefined);
   };
@@ -169,13 +193,13 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
     });
   };
 
-  const words = countWords(content);
+  const words = useMemo(() => countWords(content), [content]);
 
   return (
     <div>
       {hydrated ? (
         <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-          {markdown ? (
+          {markdown && !visual ? (
             <div
               role="toolbar"
               aria-label="Markdown toolbar"
@@ -209,7 +233,18 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
           ) : (
             <span />
           )}
-          <div role="tablist" aria-label="Editor view" className="flex gap-1 lg:hidden">
+          {markdown ? (
+            <WritingViewSwitch
+              view={writingView}
+              onChoose={(view) => {
+                chooseWritingView(view);
+                // The Markdown view opens where the visual one left the caret.
+                if (view === "markdown") requestAnimationFrame(() => textarea?.focus());
+              }}
+            />
+          ) : null}
+          {/* The visual view reads as the page will: it needs no preview beside it. */}
+          <div role="tablist" aria-label="Editor view" className={visual ? "hidden" : "flex gap-1 lg:hidden"}>
             {(["write", "preview"] as const).map((name) => (
               <button
                 key={name}
@@ -231,8 +266,13 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
           </div>
         </div>
       ) : null}
-      <div className={hydrated ? "grid gap-4 lg:grid-cols-2" : undefined}>
-        <div id={`${control.id}-panel-write`} className={tab === "preview" ? "hidden lg:block" : undefined}>
+      <div className={hydrated && !visual ? "grid gap-4 lg:grid-cols-2" : undefined}>
+        <div id={`${control.id}-panel-write`} className={tab === "preview" && !visual ? "hidden lg:block" : undefined}>
+          {visual && textarea ? (
+            <Suspense fallback={<p className="text-sm">Loading the visual editor…</p>}>
+              <VisualEditor textarea={textarea} label="Content" />
+            </Suspense>
+          ) : null}
           <textarea
             {...control}
             ref={attachTextarea}
@@ -240,15 +280,19 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
             rows={12}
             defaultValue={defaultValue}
             onChange={(event) => {
-              setContent(event.currentTarget.value);
+              const value = event.currentTarget.value;
+              // The count and the preview follow as a transition, so a keystroke in a long post
+              // paints before React redraws them (and the next keystroke interrupts that redraw).
+              startTransition(() => setContent(value));
               control.onChange();
             }}
             onKeyDown={onKeyDown}
             onPaste={onPaste}
+            hidden={visual}
             className={`${inputStyles} h-full font-mono`}
           />
         </div>
-        {hydrated ? (
+        {hydrated && !visual ? (
           <section
             id={`${control.id}-panel-preview`}
             aria-label="Preview"
@@ -264,13 +308,13 @@ export function ContentEditor({ control, defaultValue, format, item }: ContentEd
           </section>
         ) : null}
       </div>
-      {hydrated && markdown ? (
+      {hydrated && markdown && !visual ? (
         <ImageDialog
           open={imageAt !== undefined}
           onInsert={insertImage}
           onClose={() => {
             setImageAt(undefined);
-            textareaRef.current?.focus();
+            textarea?.focus();
           }}
         />
       ) : null}

@@ -4,6 +4,7 @@ import {
   checkboxStyles,
   fieldErrorStyles,
   fieldHintStyles,
+  fileInputStyles,
   inputStyles,
   labelStyles,
 } from "~/components/ui/styles";
@@ -127,7 +128,7 @@ export function ImageDialog({ open, onInsert, onClose }: ImageDialogProps) {
                   if (media) setUrl(media.url);
                 });
             }}
-            className="block text-sm"
+            className={fileInputStyles}
           />
           <p aria-live="polite" className={uploadError ? fieldErrorStyles : fieldHintStyles}>
             {uploadError ?? (progress === null ? "" : `Uploading… ${Math.round(progress * 100)}%`)}
