@@ -64,9 +64,10 @@ export function createMailer(
   let pool: { key: string; transport: Transporter; fromAddress: string } | undefined;
 
   async function poolFor(transport: MailTransport) {
+    const { default: nodemailer } = await import("nodemailer");
+    // From here to the return nothing awaits, so messages sent at the same moment share one pool.
     if (pool?.key === transport.key) return pool;
     pool?.transport.close();
-    const { default: nodemailer } = await import("nodemailer");
     pool = {
       key: transport.key,
       fromAddress: transport.fromAddress,

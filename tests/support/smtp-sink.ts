@@ -25,6 +25,8 @@ export interface SmtpSink {
   hold: Promise<void> | undefined;
   /** Resolves once `count` messages have arrived (rejects after `timeoutMs`). */
   waitFor: (count: number, timeoutMs?: number) => Promise<void>;
+  /** How many senders' connections are open now. */
+  openConnections: () => number;
   close: () => Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export interface SmtpSink {
  */
 export async function startSmtpSink({ parse = true }: { parse?: boolean } = {}): Promise<SmtpSink> {
   const received: CaughtEmail[] = [];
+  let open = 0;
   const sink = { received, refuse: () => undefined, hold: undefined } as unknown as SmtpSink;
   const server = new SMTPServer({
     authOptional: true,
@@ -41,6 +44,13 @@ export async function startSmtpSink({ parse = true }: { parse?: boolean } = {}):
     logger: false,
     // A test's sender may leave its pooled connection open; closing waits this long, not 30 s, for it.
     closeTimeout: 500,
+    onConnect(_session, callback) {
+      open += 1;
+      callback();
+    },
+    onClose() {
+      open -= 1;
+    },
     onRcptTo(address, _session, callback) {
       const refusal = sink.refuse(address.address);
       if (!refusal) return callback();
@@ -80,6 +90,7 @@ export async function startSmtpSink({ parse = true }: { parse?: boolean } = {}):
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
+    openConnections: () => open,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 }
