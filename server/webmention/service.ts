@@ -252,13 +252,17 @@ export function createWebmentionService({
   async function noticesWithSave(): Promise<SaveWork | undefined> {
     if (!(await storedSettings.read()).send) return undefined;
     let queued = false;
+    let savedId: string | undefined;
     return {
       run: async (post, trx) => {
         queued = await queueNoticesIn(trx, post, false);
-        queuedWithSave.add(post.id);
+        savedId = post.id;
         return post;
       },
       afterCommit: () => {
+        // Only once the save committed: a save rolled back leaves no mark that would make the
+        // post's next restore skip its notices.
+        if (savedId !== undefined) queuedWithSave.add(savedId);
         if (queued) wakeWorker();
       },
     };

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { testDialects } from "../support/databases.ts";
 import { buildPostInput } from "../support/factories.ts";
@@ -143,6 +144,40 @@ describe.each(testDialects())("Webmention between the blog and other sites on $d
     await blog.services.posts.updatePost(post.id, { ...input, slug: post.slug, title: "Edited again" });
     await vi.waitFor(() => expect(web.posts).toHaveLength(5), eventually);
     expect(web.posts[4]!.path).toBe("/endpoint/a");
+  });
+
+  test("a save that failed after its notices were queued leaves no mark: a restored revision still tells its pages", async () => {
+    web.serve("/linked/kept", { headers: { link: "</endpoint/kept>; rel=webmention" }, body: "<p>K</p>" });
+    const content = `<p><a href="${web.url("/linked/kept")}">kept</a></p>`;
+    const post = await blog.services.posts.createPost(buildPostInput({ content }));
+    await vi.waitFor(() => expect(web.posts).toHaveLength(1), eventually);
+
+    // The owner's webhook queues its call after Webmention's notices, in the same transaction; the
+    // database refusing that call rolls the whole save back, notices included.
+    await blog.services.webhooks.create({ label: "owner" }, { event: "post.updated", url: web.url("/hook") });
+    const refuseWebhookCalls =
+      dialect === "sqlite"
+        ? [
+            sql`CREATE TRIGGER refuse_calls BEFORE INSERT ON webhook_deliveries BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+          ]
+        : [
+            sql`CREATE FUNCTION refuse_calls() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$ LANGUAGE plpgsql`,
+            sql`CREATE TRIGGER refuse_calls BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION refuse_calls()`,
+          ];
+    for (const statement of refuseWebhookCalls) await statement.execute(blog.handle.db);
+    const { slug: _slug, ...input } = buildPostInput({ content, title: "Never saved" });
+    await expect(blog.services.posts.updatePost(post.id, { ...input, slug: post.slug })).rejects.toThrow();
+    await sql`DROP TRIGGER refuse_calls${dialect === "sqlite" ? sql`` : sql` ON webhook_deliveries`}`.execute(
+      blog.handle.db,
+    );
+
+    const [original] = await blog.services.posts.listRevisions(post.id);
+    await blog.services.posts.restoreRevision(post.id, original!.id, { email: "owner@example.com", label: "Owner" });
+    await vi.waitFor(() => expect(web.posts).toHaveLength(2), eventually);
+    expect(web.posts[1]!.form).toEqual({
+      source: `${blog.siteUrl}/blog/${post.slug}`,
+      target: web.url("/linked/kept"),
+    });
   });
 
   test("a scheduled post tells the pages it links when its time comes, once though two servers look", async () => {
