@@ -5,7 +5,6 @@ export { createGhostAdmin, type GhostAdmin } from "./ghost-admin.ts";
 export { createGhostContent, type GhostContent } from "./ghost-content.ts";
 export { createGhostApiRoutes } from "./ghost-http.ts";
 export { GhostValidationError } from "./ghost-posts.ts";
-export { networkOf } from "./credentials.ts";
 export { type AppCaller, type AppsService, createAppsService, type KeyHolder } from "./service.ts";
 export { GHOST_ADMIN_API_PATH, GHOST_CONTENT_API_PATH };
 

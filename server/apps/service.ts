@@ -2,11 +2,11 @@ import type { Kysely } from "kysely";
 import type { AppKeyInput, AppKeyScope, AppKeySummary, NewAppKey } from "#domain/apps.ts";
 import { DomainError } from "#domain/errors.ts";
 import type { Database } from "../kernel/db/schema.ts";
-import type { RateLimiter } from "../kernel/rate-limit.ts";
+import { networkOf, type RateLimiter } from "../kernel/rate-limit.ts";
 import type { AuditLog } from "../accounts/index.ts";
 import type { Writer } from "../posts/index.ts";
 import * as appKeys from "./repositories/app-keys.ts";
-import { createCredentials, createSecretBox, hashCredential, networkOf, readAdminToken } from "./credentials.ts";
+import { createCredentials, createSecretBox, hashCredential, readAdminToken } from "./credentials.ts";
 
 /** Who manages keys: an account, the owner seeing and revoking every account's. */
 export interface KeyHolder {

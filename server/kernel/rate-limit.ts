@@ -42,3 +42,18 @@ export function createRateLimiter({ db, now, secret }: { db: Kysely<Database>; n
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/**
+ * A request's address as it is counted and kept: its network only (the first three parts of an
+ * IPv4 address, the first three groups of an IPv6 one), enough to tell "my office" from
+ * "somewhere else", and one budget for a whole network rather than one per address in it.
+ */
+export function networkOf(address: string): string {
+  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/i.exec(address);
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.0/24`;
+  if (address.includes(":")) {
+    const groups = address.split("::")[0]!.split(":").filter(Boolean).slice(0, 3);
+    return `${groups.join(":")}::/48`;
+  }
+  return "unknown";
+}

@@ -8,8 +8,8 @@ import { escapeXml } from "#domain/escape.ts";
 import { absoluteUrl } from "#domain/site-urls.ts";
 import { MEDIA_LIMITS } from "#domain/media.ts";
 import type { Logger } from "../kernel/logger.ts";
-import type { RateLimiter } from "../kernel/rate-limit.ts";
-import { GhostValidationError, networkOf } from "../apps/index.ts";
+import { networkOf, type RateLimiter } from "../kernel/rate-limit.ts";
+import { GhostValidationError } from "../apps/index.ts";
 import { FAULT, readMethodCall, writeFault, writeResponse, XmlRpcFault } from "./codec.ts";
 import { BLOG_ID, type XmlRpcMethods } from "./methods.ts";
 
