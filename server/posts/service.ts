@@ -59,11 +59,16 @@ export interface PostLifeHook {
    * Durable work that commits with the save (the post, its audit entry) or not at all, as a
    * post's email. Asked with the draft before the save's transaction opens, since on SQLite the
    * transaction holds the one connection and a read beside it would wait; run inside it.
-   * A restore or a delete runs only `afterCommit`.
+   * A restore or a delete has no save: it runs `withoutSave` instead.
    */
   inSave?: (draft: PostDraft) => Promise<SaveWork | undefined>;
-  /** Once the save committed: a nudge to a worker, which would have found nothing before. */
+  /** Once any write committed, a save, a restore or a delete: a nudge to a worker, which would have found nothing before. */
   afterCommit?: (post: Post) => void;
+  /**
+   * Once a restore or a delete committed: the work `inSave` does for a save, done afterwards in a
+   * transaction of its own, as these writes run no save's hooks.
+   */
+  withoutSave?: (post: Post) => void;
 }
 
 /** What a hook does inside a save's transaction, and the nudge it needs once that commits. */
@@ -170,9 +175,13 @@ export function createPostService({
     return { ...draft, newsletter: newsletterAfterSave(before, draft, isEmailOn(), now()) };
   }
 
-  /** Tells every hook of `moment` that the post's write committed. */
-  function afterCommit(moment: PostLifeMoment | undefined, post: Post): void {
-    if (moment) for (const hooks of life) hooks[moment]?.afterCommit?.(post);
+  /** Tells every hook of `moment` that the post's write committed; `saved` when it was a save, whose hooks ran inside it. */
+  function afterCommit(moment: PostLifeMoment | undefined, post: Post, saved: boolean): void {
+    if (!moment) return;
+    for (const hooks of life) {
+      hooks[moment]?.afterCommit?.(post);
+      if (!saved) hooks[moment]?.withoutSave?.(post);
+    }
   }
 
   /**
@@ -203,7 +212,7 @@ export function createPostService({
     if (!saved) return undefined;
     announce(saved.id);
     for (const done of work) done.afterCommit();
-    afterCommit(moment, saved);
+    afterCommit(moment, saved, true);
     return saved;
   }
 
@@ -322,7 +331,7 @@ export function createPostService({
       );
       if (!restored) throw new DomainError("POST_NOT_FOUND", "Post not found");
       announce(id);
-      afterCommit(momentOf(post, restored, now()), restored);
+      afterCommit(momentOf(post, restored, now()), restored, false);
       return restored;
     },
 
@@ -354,7 +363,7 @@ export function createPostService({
       });
       if (deleted) {
         announce(id);
-        afterCommit(momentOf(before, undefined, now()), before);
+        afterCommit(momentOf(before, undefined, now()), before, false);
       }
       return deleted;
     },

@@ -186,36 +186,27 @@ export function createWebhookService({
     }
   }
 
-  /** Posts whose save queued their event, until that save's `afterCommit` sees them. */
-  const queuedWithSave = new Set<string>();
-
   /**
    * A post moment's hook: queued in the save's transaction when a webhook wants the event (read
-   * before the transaction opens); a restore or a delete, which has no save's hooks, queues it
-   * in a transaction of its own once it committed.
+   * before the transaction opens); a restore or a delete, which has no save, queues it in a
+   * transaction of its own once it committed.
    */
   function postHook(event: WebhookEvent, onError: WorkerErrorReporter): PostLifeHook {
     return {
       inSave: async () => {
         if (!(await wanted(event))) return undefined;
         let queued = false;
-        let savedId: string | undefined;
         return {
           run: async (post, trx) => {
             queued = await enqueuePostIn(trx, event, post);
-            savedId = post.id;
             return post;
           },
           afterCommit: () => {
-            // Only once the save committed: a save that failed leaves no mark that would make the
-            // post's next delete or restore skip its event.
-            if (savedId !== undefined) queuedWithSave.add(savedId);
             if (queued) queue.wake();
           },
         };
       },
-      afterCommit: (post) => {
-        if (queuedWithSave.delete(post.id)) return;
+      withoutSave: (post) => {
         void (async () => {
           if (!(await wanted(event))) return;
           if (await inTransaction(db, (trx) => enqueuePostIn(trx, event, post))) queue.wake();

@@ -246,23 +246,15 @@ export function createWebmentionService({
    * committed has its notices queued whatever becomes of this process; the settings are read
    * before the transaction opens.
    */
-  /** Posts whose save queued their notices, until that save's `afterCommit` (afterRestore) sees them. */
-  const queuedWithSave = new Set<string>();
-
   async function noticesWithSave(): Promise<SaveWork | undefined> {
     if (!(await storedSettings.read()).send) return undefined;
     let queued = false;
-    let savedId: string | undefined;
     return {
       run: async (post, trx) => {
         queued = await queueNoticesIn(trx, post, false);
-        savedId = post.id;
         return post;
       },
       afterCommit: () => {
-        // Only once the save committed: a save rolled back leaves no mark that would make the
-        // post's next restore skip its notices.
-        if (savedId !== undefined) queuedWithSave.add(savedId);
         if (queued) wakeWorker();
       },
     };
@@ -336,10 +328,9 @@ export function createWebmentionService({
      * the caller's to hear; the save itself stands.
      */
     postLife(onError: WorkerErrorReporter): PostLife {
-      // A restored revision is written without a save's hooks (only `afterCommit` runs): its
-      // notices are queued once it committed, in a transaction of their own.
-      const afterRestore = (post: Post) => {
-        if (queuedWithSave.delete(post.id)) return;
+      // A restored revision is written without a save: its notices are queued once it
+      // committed, in a transaction of their own.
+      const queueAfterRestore = (post: Post) => {
         void (async () => {
           if (!(await storedSettings.read()).send) return;
           if (await inTransaction(db, (trx) => queueNoticesIn(trx, post, false))) wakeWorker();
@@ -350,10 +341,10 @@ export function createWebmentionService({
         // post's mark (webmentions_queued_at) lets one of them queue its notices.
         becamePublic: {
           inSave: noticesWithSave,
-          afterCommit: afterRestore,
+          withoutSave: queueAfterRestore,
           byClock: (arrived) => (arrived ? announceArrivedPosts() : Promise.resolve()),
         },
-        changedWhilePublic: { inSave: noticesWithSave, afterCommit: afterRestore },
+        changedWhilePublic: { inSave: noticesWithSave, withoutSave: queueAfterRestore },
       };
     },
 

@@ -112,6 +112,27 @@ describe.each(testDialects())("webhooks on $dialect", ({ dialect, skip }) => {
       .toEqual(["delivered", "delivered", "delivered", "delivered"]);
   });
 
+  it("tells of a restored revision and of a deleted post, each once, though neither is a save", async () => {
+    const services = makeServices();
+    await addWebhook(services, "post.updated", "/updated");
+    await addWebhook(services, "post.unpublished", "/unpublished");
+    const post = await services.posts.createPost(buildPostInput({ title: "Herons at dawn" }));
+    await services.posts.updatePost(post.id, buildPostInput({ title: "Herons at noon" }));
+    const [, original] = await services.posts.listRevisions(post.id);
+    await startWorker(services);
+    await services.posts.restoreRevision(post.id, original!.id, { email: "owner@example.com", label: "Owner" });
+    await expect.poll(() => receiver.calls.length, eventually).toBe(2);
+    await services.posts.deletePost(post.id);
+
+    await expect.poll(() => receiver.calls.length, eventually).toBe(3);
+    const told = receiver.calls.map((call) => `${call.event}: ${(call.body.data.post as { title: string }).title}`);
+    expect(told.toSorted()).toEqual([
+      "post.unpublished: Herons at dawn",
+      "post.updated: Herons at dawn",
+      "post.updated: Herons at noon",
+    ]);
+  });
+
   it("a call to a receiver that keeps failing is tried again, then given up with the reason in plain words", async () => {
     const services = makeServices(handle.db, { maxAttempts: 3 });
     receiver.answerWith((response) => {
