@@ -130,9 +130,20 @@ describe("the blog CLI on SQLite", { timeout: 90_000 }, () => {
     current.close();
     const restored = await blog(["restore", backupFile], env);
     expect(restored.stdout).toContain(`the previous database is kept as ${database}.before-restore`);
-    const copy = new SqliteDatabase(database, { readonly: true });
-    expect(copy.prepare("select count(*) as count from posts").get()).toEqual({ count: 23 });
-    copy.close();
+    const postsIn = (file: string) => {
+      const copy = new SqliteDatabase(file, { readonly: true });
+      const { count } = copy.prepare("select count(*) as count from posts").get() as { count: number };
+      copy.close();
+      return count;
+    };
+    expect(postsIn(database)).toBe(23);
+
+    // Restored again: the blog as it was before the first restore is still kept.
+    const again = await blog(["restore", backupFile], env);
+    expect(again.stdout).toContain(`the previous database is kept as ${database}.before-restore-2`);
+    expect(postsIn(`${database}.before-restore`)).toBe(0);
+    expect(postsIn(`${database}.before-restore-2`)).toBe(23);
+    expect(postsIn(database)).toBe(23);
   });
 
   it("imports WordPress pages as pages by default, as posts or not at all when asked, and refuses any other choice", async () => {

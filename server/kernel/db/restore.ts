@@ -34,7 +34,9 @@ export class RestoreError extends Error {
 
 /**
  * Replaces the database file with a checked copy of the backup. The old file is kept as
- * `<file>.before-restore`; the swap is one rename, so the file is always one or the other.
+ * `<file>.before-restore`, or `<file>.before-restore-2`, `-3`… when an earlier restore's copy is
+ * there, so a second restore never replaces the blog as it was before the first. The swap is one
+ * rename, so the file is always one or the other.
  */
 export function restoreSqlite(
   backupFile: string,
@@ -74,7 +76,7 @@ export function restoreSqlite(
   copyFileSync(backupFile, incoming);
   let previous: string | undefined;
   if (existsSync(databaseFile)) {
-    previous = `${databaseFile}.before-restore`;
+    previous = unusedName(`${databaseFile}.before-restore`);
     renameSync(databaseFile, previous);
     // A WAL left by a killed server belongs to the old file and must never be replayed into the new one.
     for (const suffix of ["-wal", "-shm"]) {
@@ -83,4 +85,12 @@ export function restoreSqlite(
   }
   renameSync(incoming, databaseFile);
   return { previous };
+}
+
+/** `base`, or `base-2`, `base-3`… the first that names no file, with or without its WAL. */
+function unusedName(base: string): string {
+  const taken = (name: string) => ["", "-wal", "-shm"].some((suffix) => existsSync(name + suffix));
+  let name = base;
+  for (let count = 2; taken(name); count += 1) name = `${base}-${count}`;
+  return name;
 }
