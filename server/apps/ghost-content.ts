@@ -70,7 +70,9 @@ function openPagination(page: number, limit: number, shown: number, more: boolea
 /** Only the fields asked for (`fields=title,url`), as Ghost answers them; all when none were named. */
 function pick<T extends Record<string, unknown>>(item: T, fields: string[]): Partial<T> {
   if (fields.length === 0) return item;
-  return Object.fromEntries(fields.filter((field) => field in item).map((field) => [field, item[field]])) as Partial<T>;
+  return Object.fromEntries(
+    fields.filter((field) => Object.hasOwn(item, field)).map((field) => [field, item[field]]),
+  ) as Partial<T>;
 }
 
 const unquote = (value: string) => value.replace(/^'(.*)'$/, "$1");

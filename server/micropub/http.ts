@@ -70,7 +70,8 @@ const PHOTOS_PER_POST = 4;
 
 /** A multipart form's text fields, as a urlencoded body reads: a repeated name is a list. */
 function textFields(form: FormData): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
+  // No prototype: a field named "constructor" or "__proto__" is a field like any other.
+  const fields = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of form) {
     if (typeof value !== "string") continue;
     const before = fields[name];

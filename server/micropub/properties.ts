@@ -28,6 +28,14 @@ export type MicropubAction =
       removeNames: string[];
     };
 
+/**
+ * A map of properties keyed by the caller's names: without a prototype, so "constructor" or
+ * "__proto__" is a property like any other, not something every object already has.
+ */
+function emptyProperties(): Mf2Properties {
+  return Object.create(null) as Mf2Properties;
+}
+
 /** Form fields that are the request's own words, never a post's property. */
 const RESERVED = new Set(["h", "action", "url", "access_token"]);
 
@@ -51,7 +59,7 @@ export function readForm(fields: Record<string, unknown>): MicropubAction {
   if (action !== "create") {
     throw new MicropubRequestError("Updates are sent as JSON; a form may create, delete or undelete");
   }
-  const properties: Mf2Properties = {};
+  const properties = emptyProperties();
   for (const [key, value] of Object.entries(fields)) {
     const name = key.replace(/\[\]$/, "");
     if (RESERVED.has(name) || value === undefined) continue;
@@ -86,7 +94,7 @@ export function readJson(body: unknown): MicropubAction {
   }
   if (request.action !== "update") throw new MicropubRequestError(`${String(request.action)} is not an action here`);
   const removal = request.delete;
-  let remove: Mf2Properties = {};
+  let remove = emptyProperties();
   let removeNames: string[] = [];
   if (Array.isArray(removal)) {
     if (!removal.every((name) => typeof name === "string"))
@@ -110,7 +118,7 @@ function readProperties(value: unknown, what: string): Mf2Properties {
   if (!parsed.success) {
     throw new MicropubRequestError(`${what} must be an object whose every value is an array`);
   }
-  const properties: Mf2Properties = {};
+  const properties = emptyProperties();
   for (const [name, values] of Object.entries(parsed.data)) properties[name] = asValues(values, name);
   return properties;
 }
@@ -120,14 +128,15 @@ export function applyUpdate(
   current: Mf2Properties,
   update: Pick<Extract<MicropubAction, { action: "update" }>, "replace" | "add" | "remove" | "removeNames">,
 ): Mf2Properties {
-  const next: Mf2Properties = { ...current, ...update.replace };
+  const next = Object.assign(emptyProperties(), current, update.replace);
   for (const [name, values] of Object.entries(update.add)) next[name] = [...(next[name] ?? []), ...values];
   for (const [name, values] of Object.entries(update.remove)) {
     const gone = new Set(values.map((value) => JSON.stringify(value)));
     next[name] = (next[name] ?? []).filter((value) => !gone.has(JSON.stringify(value)));
   }
   const removed = new Set(update.removeNames);
-  return Object.fromEntries(Object.entries(next).filter(([name]) => !removed.has(name)));
+  for (const name of removed) delete next[name];
+  return next;
 }
 
 const text = (value: Mf2Value | undefined): string | undefined =>

@@ -201,7 +201,7 @@ export function createMicropubService({ db, now, audit, posts, media, siteUrl }:
       if (only.length === 0) return { type: ["h-entry"], properties };
       return {
         properties: Object.fromEntries(
-          only.filter((name) => name in properties).map((name) => [name, properties[name]]),
+          only.filter((name) => Object.hasOwn(properties, name)).map((name) => [name, properties[name]]),
         ),
       };
     },

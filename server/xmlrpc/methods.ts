@@ -232,9 +232,10 @@ export function createXmlRpcMethods({ db, now, keys, admin, posts, siteUrl, read
   return {
     /** Runs one call as the key whose token is its password; a refusal is a DomainError or an XmlRpcFault. */
     async call(methodName: string, params: XmlRpcValue[], address: string): Promise<XmlRpcValue> {
-      const open = UNAUTHENTICATED[methodName];
+      // Own names only: a caller's "constructor" or "__proto__" is no method, not Object's.
+      const open = Object.hasOwn(UNAUTHENTICATED, methodName) ? UNAUTHENTICATED[methodName] : undefined;
       if (open) return open();
-      const method = METHODS[methodName];
+      const method = Object.hasOwn(METHODS, methodName) ? METHODS[methodName] : undefined;
       if (!method) throw new XmlRpcFault(FAULT.methodNotFound, `${methodName.slice(0, 80)} is not supported here`);
       const password = params[method.password];
       const caller = await keys.authenticateToken(typeof password === "string" ? password : undefined, address);

@@ -194,6 +194,9 @@ describe.each(testDialects())("Ghost's own clients on $dialect", ({ dialect, ski
 
     const onlyTitles = await api.posts.browse({ fields: "title,slug" });
     expect(Object.keys(onlyTitles[0]!).sort()).toEqual(["slug", "title"]);
+    // A field every JavaScript object has is no field of a post.
+    const inherited = await api.posts.browse({ fields: "title,__proto__,constructor" });
+    expect(JSON.stringify(inherited[0])).toBe(JSON.stringify({ title: inherited[0]!.title }));
 
     const tags = await api.tags.browse();
     expect(tags.map((tag) => tag.name)).toEqual(expect.arrayContaining(["Design", "Business", "Colour theory"]));

@@ -90,6 +90,34 @@ describe.each(testDialects())("Micropub on $dialect", ({ dialect, skip }) => {
     expect(one.post.tags).toEqual(["micropub"]);
   });
 
+  it("takes properties named as every JavaScript object's own (constructor, __proto__) as any unknown property", async () => {
+    const inherited = ["constructor", "__proto__", "toString", "hasOwnProperty"];
+    const fromForm = await created(
+      await postForm([
+        ["h", "entry"],
+        ["content", "Named oddly"],
+        ...inherited.map((name): [string, string] => [name, "x"]),
+      ]),
+    );
+    expect(fromForm.post.title).toBe("Named oddly");
+    const fromJson = await created(
+      await postJson({
+        type: ["h-entry"],
+        properties: Object.fromEntries([
+          ["content", ["Named oddly in JSON"]],
+          ...inherited.map((name) => [name, ["x"]]),
+        ]),
+      }),
+    );
+    expect(fromJson.post.title).toBe("Named oddly in JSON");
+    const odd = Object.fromEntries(inherited.map((name) => [name, ["y"]]));
+    for (const change of [{ add: odd }, { replace: odd }, { delete: odd }, { delete: inherited }]) {
+      const answer = await postJson({ action: "update", url: fromJson.url, ...change });
+      expect({ change, status: answer.status }).toEqual({ change, status: 204 });
+    }
+    expect((await source(fromJson.url)).properties.content).toEqual(["Named oddly in JSON"]);
+  });
+
   it("104: creates an h-entry with a photo referenced by URL (form-encoded)", async () => {
     const { post } = await created(
       await postForm([

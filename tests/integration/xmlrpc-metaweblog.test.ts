@@ -153,6 +153,11 @@ describe.each(testDialects())("XML-RPC MetaWeblog on $dialect", ({ dialect, skip
 
     const unknown = await fault(call("wp.deleteEverything", []));
     expect(unknown.faultCode).toBe(-32601);
+    // Names every JavaScript object answers to are no methods either.
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty"]) {
+      const inherited = await fault(call(name, ["1", "me", "a token"]));
+      expect({ name, code: inherited.faultCode }).toEqual({ name, code: -32601 });
+    }
     expect((await fetch(`${blog.siteUrl}/xmlrpc.php`)).status).toBe(405);
   });
 
