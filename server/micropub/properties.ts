@@ -135,8 +135,10 @@ export function applyUpdate(
     next[name] = (next[name] ?? []).filter((value) => !gone.has(JSON.stringify(value)));
   }
   const removed = new Set(update.removeNames);
-  for (const name of removed) delete next[name];
-  return next;
+  return Object.assign(
+    emptyProperties(),
+    Object.fromEntries(Object.entries(next).filter(([name]) => !removed.has(name))),
+  ) as Mf2Properties;
 }
 
 const text = (value: Mf2Value | undefined): string | undefined =>
