@@ -22,6 +22,18 @@ export function retryAfterHeaders(error: DomainError): Record<string, string> {
 }
 
 /**
+ * A page route's `headers` when its action may be refused for a while: a browser without
+ * JavaScript gets the page back, and the refusal's Retry-After with it (React Router keeps an
+ * action's headers off a document unless the route passes them on).
+ */
+export function retryAfterOfAction({ actionHeaders }: { actionHeaders: Headers }): Headers {
+  const headers = new Headers();
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+}
+
+/**
  * The response a domain error deserves: its own status, and the spec's message for its
  * code (or the error's own). A 5xx keeps its cause for the request's one log line.
  * Anything that is not a domain error is a bug: it is rethrown untouched, to reach the

@@ -1,4 +1,4 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, type Response, test } from "@playwright/test";
 import { SUBSCRIBE_ANSWER, SUBSCRIPTIONS_CLOSED_MESSAGE } from "../../domain/newsletter.ts";
 import type { SmtpSink } from "../support/smtp-sink.ts";
 import { findFreePort, type StartedServer } from "./server-support.ts";
@@ -113,4 +113,26 @@ test("a writer sets email up on Settings → Email, and a reader subscribes at o
 
   // The password field never shows a saved password; the server is the same process throughout.
   expect(server.child.exitCode).toBeNull();
+});
+
+test("too many test emails are refused in words, with when to try again, without JavaScript", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signIn(page);
+  await page.goto(`${base}/admin/settings/email`);
+  // Ten tests in ten minutes are plenty; the tests above sent two.
+  let refusal: Response | undefined;
+  for (let tries = 0; tries < 10 && !refusal; tries += 1) {
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === "POST"),
+      page.getByRole("button", { name: "Send a test email" }).click(),
+    ]);
+    if (answer.status() === 429) refusal = answer;
+  }
+  expect(refusal?.status()).toBe(429);
+  expect(Number(refusal!.headers()["retry-after"])).toBeGreaterThan(0);
+  await expect(
+    page.getByText("That is a lot of test emails. Please wait a few minutes before sending another."),
+  ).toBeVisible();
+  await context.close();
 });

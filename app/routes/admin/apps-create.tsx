@@ -1,8 +1,12 @@
 import { actorOf, requireAdmin } from "~/lib/auth.server";
 import { formCreated, parseSubmission, perform } from "~/lib/forms.server";
+import { retryAfterOfAction } from "~/lib/route-errors.server";
 import { APP_FAILED_MESSAGES, appKeyForm, type NewAppKey } from "#domain/apps.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/apps-create";
+
+/** Too many tries: the page a browser without JavaScript gets back says when to come back. */
+export const headers = retryAfterOfAction;
 
 /**
  * The new-key form of Settings → Apps. Its answer is the page itself, not a redirect: the key's

@@ -1,10 +1,14 @@
 import { requireOwner } from "~/lib/auth.server";
 import { redirectWithFlash } from "~/lib/flash.server";
+import { retryAfterOfAction } from "~/lib/route-errors.server";
 import { parseSubmission, perform } from "~/lib/forms.server";
 import { testEmailForm } from "#domain/email-server.ts";
 import { emailSender } from "#domain/site-settings.ts";
 import { appContext } from "#server/request-context.ts";
 import type { Route } from "./+types/email-settings-test";
+
+/** Too many tries: the page a browser without JavaScript gets back says when to come back. */
+export const headers = retryAfterOfAction;
 
 /**
  * "Send a test email" on Settings → Email: to the address typed, or the signed-in writer's. The
