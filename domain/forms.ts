@@ -70,6 +70,11 @@ export function cleanText(value: string): string {
   return value.replace(CONTROL_CHARACTERS, "").replace(/\r\n?/g, "\n");
 }
 
+/** A `JSON.parse` reviver: every string in the JSON cleaned as a form field is. */
+export function cleanJsonStrings(_key: string, value: unknown): unknown {
+  return typeof value === "string" ? cleanText(value) : value;
+}
+
 /** One text field from submitted form data; a file or a missing field reads as "". */
 export function formText(formData: FormData, name: string): string {
   const value = formData.get(name);

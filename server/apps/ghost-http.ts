@@ -3,7 +3,7 @@
 // answer is JSON, a refusal in Ghost's own shape (`{ "errors": [ … ] }`).
 import { randomUUID } from "node:crypto";
 import { asWebRequest } from "../kernel/http-web-request.ts";
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from "express";
+import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from "express";
 import { isDomainError } from "#domain/errors.ts";
 import { MEDIA_LIMITS, MEDIA_TOO_LARGE_MESSAGE } from "#domain/media.ts";
 import { IMAGE_UPLOAD_MAX_BYTES, MAX_REQUEST_BODY_BYTES } from "../kernel/http-body-limits.ts";
@@ -12,6 +12,7 @@ import type { AppCaller, AppsService } from "./service.ts";
 import type { GhostAdmin } from "./ghost-admin.ts";
 import { type BrowseQuery, GhostBadRequestError, type GhostContent } from "./ghost-content.ts";
 import { ghostPostsBodySchema, GhostValidationError } from "./ghost-posts.ts";
+import { readJsonBody } from "../kernel/http-bodies.ts";
 
 export const GHOST_ADMIN_API_PATH = "/ghost/api/admin/";
 export const GHOST_CONTENT_API_PATH = "/ghost/api/content/";
@@ -128,7 +129,7 @@ export function createGhostApiRoutes({ keys, admin, content }: GhostApiRoutesOpt
     }),
   );
   adminApi.use(
-    express.json({
+    readJsonBody({
       limit: MAX_REQUEST_BODY_BYTES,
       type: (req) => !/^multipart\//i.test(String(req.headers["content-type"] ?? "")),
     }),

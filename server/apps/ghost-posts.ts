@@ -1,6 +1,7 @@
 // A post in Ghost's words and in ours: what an Admin API client sends becomes the editor's own
 // input (PostInput), so the one write path renders, sanitises, slugs and audits it; what either
 // API answers is a stored post told as Ghost tells it.
+import { cleanJsonStrings } from "#domain/forms.ts";
 import { z } from "#domain/zod.ts";
 import { type Post, type PostInput, postSchema, type PostStatus, postStatus, POST_LIMITS } from "#domain/post.ts";
 import { absoluteUrl, postPath } from "#domain/site-urls.ts";
@@ -57,7 +58,8 @@ const apiPostSchema = postSchema.extend({
 
 function parseJson(text: string, field: string): unknown {
   try {
-    return JSON.parse(text);
+    // Cleaned as the body around it was: a NUL escaped inside the inner JSON appears only now.
+    return JSON.parse(text, cleanJsonStrings);
   } catch {
     throw new GhostValidationError(`${field} is not valid JSON`, field);
   }

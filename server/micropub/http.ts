@@ -2,7 +2,7 @@
 // Router: apps post forms and JSON with no Origin, which the site's own form checks would refuse.
 // Every refusal is Micropub's JSON, `{ "error", "error_description" }`, with the status it names.
 import { asWebRequest } from "../kernel/http-web-request.ts";
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from "express";
+import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from "express";
 import { isDomainError } from "#domain/errors.ts";
 import { MEDIA_LIMITS, MEDIA_TOO_LARGE_MESSAGE } from "#domain/media.ts";
 import { MICROPUB_MEDIA_PATH, MICROPUB_PATH } from "#domain/micropub.ts";
@@ -10,6 +10,8 @@ import { IMAGE_UPLOAD_MAX_BYTES, MAX_REQUEST_BODY_BYTES } from "../kernel/http-b
 import { readMultipart, type ReceivedFile } from "../media/index.ts";
 import { MicropubRequestError, readForm, readJson } from "./properties.ts";
 import { InsufficientScopeError, type MicropubCaller, type MicropubService } from "./service.ts";
+import { cleanFormValues, readFormBody, readJsonBody } from "../kernel/http-bodies.ts";
+import { cleanText } from "#domain/forms.ts";
 
 /** Finds who a bearer token acts as, or throws (a refused token is the DomainError APP_KEY_REFUSED). */
 export type Authenticate = (token: string | undefined, address: string) => Promise<MicropubCaller>;
@@ -68,7 +70,7 @@ const address = (req: Request) => req.ip ?? "unknown";
 /** Photos sent with a new post in one multipart request (micropub.rocks 300 and 301), at most. */
 const PHOTOS_PER_POST = 4;
 
-/** A multipart form's text fields, as a urlencoded body reads: a repeated name is a list. */
+/** A multipart form's text fields, as a urlencoded body reads: a repeated name is a list, every value cleaned. */
 function textFields(form: FormData): Record<string, unknown> {
   // No prototype: a field named "constructor" or "__proto__" is a field like any other.
   const fields = Object.create(null) as Record<string, unknown>;
@@ -77,7 +79,7 @@ function textFields(form: FormData): Record<string, unknown> {
     const before = fields[name];
     fields[name] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
   }
-  return fields;
+  return cleanFormValues(fields);
 }
 
 /**
@@ -122,10 +124,12 @@ export function createMicropubRoutes({ micropub, authenticate, links }: Micropub
       if (q === "syndicate-to") return res.json({ "syndicate-to": [] });
       if (q === "category") return res.json({ categories: await micropub.categories() });
       if (q === "source") {
-        const url = typeof req.query.url === "string" ? req.query.url : "";
+        const url = typeof req.query.url === "string" ? cleanText(req.query.url) : "";
         if (url === "") return refuse(res, 400, "invalid_request", "q=source needs the post's url");
         const asked = req.query["properties[]"] ?? req.query.properties;
-        const only = (Array.isArray(asked) ? asked : asked === undefined ? [] : [asked]).map(String);
+        const only = (Array.isArray(asked) ? asked : asked === undefined ? [] : [asked]).map((name) =>
+          cleanText(String(name)),
+        );
         return res.json(await micropub.source(caller, url, only));
       }
       refuse(res, 400, "invalid_request", "Ask q=config, q=source, q=syndicate-to or q=category");
@@ -133,13 +137,9 @@ export function createMicropubRoutes({ micropub, authenticate, links }: Micropub
   );
   const readBody: RequestHandler = (req, res, next) => {
     const type = req.get("content-type") ?? "";
-    if (/^application\/json\b/i.test(type)) return express.json({ limit: MAX_REQUEST_BODY_BYTES })(req, res, next);
+    if (/^application\/json\b/i.test(type)) return readJsonBody({ limit: MAX_REQUEST_BODY_BYTES })(req, res, next);
     if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
-      return express.urlencoded({ extended: false, limit: MAX_REQUEST_BODY_BYTES, parameterLimit: 200 })(
-        req,
-        res,
-        next,
-      );
+      return readFormBody({ limit: MAX_REQUEST_BODY_BYTES, parameterLimit: 200 })(req, res, next);
     }
     if (/^multipart\/form-data\b/i.test(type)) {
       return void readPostWithPhotos(req, res).then((read) => read && next(), next);

@@ -1,7 +1,7 @@
 // IndieAuth's endpoints over HTTP, ahead of React Router (apps post forms with no Origin). The
 // authorization endpoint checks the request and sends the writer's browser to the consent
 // screen in the admin (app/routes/admin/indieauth.tsx), which signs them in first if need be.
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from "express";
+import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from "express";
 import { isDomainError } from "#domain/errors.ts";
 import {
   INDIEAUTH_AUTHORIZATION_PATH,
@@ -11,6 +11,7 @@ import {
   INDIEAUTH_TOKEN_PATH,
 } from "#domain/micropub.ts";
 import { IndieAuthError, type IndieAuthService } from "./indieauth.ts";
+import { readFormBody } from "../kernel/http-bodies.ts";
 
 function refuse(res: Response, status: number, error: string, description: string) {
   res.status(status).set("Cache-Control", "no-store").json({ error, error_description: description });
@@ -36,7 +37,7 @@ const answer =
     handler(req, res).catch(next);
   };
 
-const readForm = express.urlencoded({ extended: false, limit: 16 * 1024, parameterLimit: 20 });
+const readForm = readFormBody({ limit: 16 * 1024, parameterLimit: 20 });
 const fieldsOf = (body: unknown): Record<string, string | undefined> =>
   Object.fromEntries(
     Object.entries((body ?? {}) as Record<string, unknown>).map(([name, value]) => [

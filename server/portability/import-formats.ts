@@ -1,7 +1,7 @@
 // The one shape Ghost and WordPress exports are read into (import-ghost.ts, import-wordpress.ts),
 // and the readers' shared helpers; what a post means for the blog is decided in import-foreign.ts.
 import type { CommentStatus } from "#domain/comment.ts";
-import { cleanText } from "#domain/forms.ts";
+import { cleanJsonStrings } from "#domain/forms.ts";
 import type { PostDraft } from "#domain/post.ts";
 
 export interface ForeignComment {
@@ -139,7 +139,7 @@ export function foreignPageState(
  * NUL above all, which PostgreSQL refuses wherever it is stored or looked up).
  */
 export function parseExportJson(text: string): unknown {
-  return JSON.parse(text, (_key, value: unknown) => (typeof value === "string" ? cleanText(value) : value));
+  return JSON.parse(text, cleanJsonStrings);
 }
 
 /**

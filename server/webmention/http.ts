@@ -2,6 +2,7 @@ import express, { type RequestHandler, Router } from "express";
 import { isDomainError } from "#domain/errors.ts";
 import { WEBMENTION_PATH } from "#domain/webmention.ts";
 import type { WebmentionService } from "./service.ts";
+import { readFormBody } from "../kernel/http-bodies.ts";
 
 /** A Webmention request is two URLs; anything much longer is not one. */
 const BODY_LIMIT_BYTES = 8 * 1024;
@@ -26,7 +27,7 @@ export function serveWebmention(webmention: WebmentionService): Router {
     }
     next();
   });
-  const readForm = express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES, parameterLimit: 10 });
+  const readForm = readFormBody({ limit: BODY_LIMIT_BYTES, parameterLimit: 10 });
   const receive: RequestHandler = async (req, res, next) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const source = typeof body.source === "string" ? body.source : "";

@@ -103,6 +103,16 @@ describe.each(testDialects())("Ghost's own clients on $dialect", ({ dialect, ski
     const fromMobiledoc = await api.posts.add({ title: "Mobiledoc", mobiledoc });
     expect(fromMobiledoc.html).toContain("<strong>mobiledoc</strong>");
     expect((await blog.services.posts.getPostForEditing(fromMobiledoc.id)).format).toBe("markdown");
+
+    // Control characters are dropped, as the editor's forms drop them, however deep they are sent.
+    const withNul = await api.posts.add({
+      title: "Nul\u0000 title",
+      mobiledoc: JSON.stringify({ ...JSON.parse(mobiledoc), cards: [["markdown", { markdown: "Nul\u0000 body" }]] }),
+    });
+    expect(await blog.services.posts.getPostForEditing(withNul.id)).toMatchObject({
+      title: "Nul title",
+      content: "Nul body",
+    });
   });
 
   it("lets a drafts-only key write drafts but never publish", async () => {

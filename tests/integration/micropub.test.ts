@@ -118,6 +118,29 @@ describe.each(testDialects())("Micropub on $dialect", ({ dialect, skip }) => {
     expect((await source(fromJson.url)).properties.content).toEqual(["Named oddly in JSON"]);
   });
 
+  it("drops control characters from what an app sends, as the editor's forms do, on both databases", async () => {
+    const fromForm = await created(
+      await postForm([
+        ["h", "entry"],
+        ["content", "Null\u0000 and bell\u0007 gone"],
+        ["category", "ti\u0000ny"],
+      ]),
+    );
+    expect(fromForm.post).toMatchObject({ content: "Null and bell gone", tags: ["tiny"] });
+    const fromJson = await created(
+      await postJson({ type: ["h-entry"], properties: { name: ["A\u0000 title"], content: ["Body\u0000"] } }),
+    );
+    expect(fromJson.post).toMatchObject({ title: "A title", content: "Body" });
+    const form = new FormData();
+    form.append("h", "entry");
+    form.append("content", "Multipart\u0000 too");
+    const fromMultipart = await created(
+      await fetch(`${blog.siteUrl}/micropub`, { method: "POST", headers: bearer(), body: form }),
+    );
+    expect(fromMultipart.post.content).toBe("Multipart too");
+    expect((await source(`${fromJson.url}\u0000`)).properties.name).toEqual(["A title"]);
+  });
+
   it("104: creates an h-entry with a photo referenced by URL (form-encoded)", async () => {
     const { post } = await created(
       await postForm([
