@@ -191,6 +191,9 @@ function bearer(random: Random, site: WritingAppSite): [string, string][] {
   return [];
 }
 
+/** Names every JavaScript object answers to: a lookup keyed by a caller's name must not find them. */
+const INHERITED_NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
+
 function micropubRequest(random: Random, site: WritingAppSite): FuzzRequest {
   const text = () => hostileText(random);
   const form = (): FormFields =>
@@ -205,6 +208,7 @@ function micropubRequest(random: Random, site: WritingAppSite): FuzzRequest {
         ["post-status", random.pick(["draft", "published", text()])],
         ["published", random.pick(["2999-01-01T00:00:00Z", "2020-01-01", text()])],
         ["mp-slug", text()],
+        [random.pick(INHERITED_NAMES), text()],
       ],
       (): FormFields => [
         ["action", random.pick(["delete", "undelete", "update", text()])],
@@ -220,13 +224,19 @@ function micropubRequest(random: Random, site: WritingAppSite): FuzzRequest {
     () => ({
       type: random.chance(0.8) ? ["h-entry"] : anyValue(random),
       properties: random.chance(0.8)
-        ? { content: [anyValue(random)], name: [text()], category: anyValue(random), photo: anyValue(random) }
+        ? {
+            content: [anyValue(random)],
+            name: [text()],
+            category: anyValue(random),
+            photo: anyValue(random),
+            [random.pick(INHERITED_NAMES)]: [text()],
+          }
         : anyValue(random),
     }),
     () => ({
       action: random.pick(["update", "delete", "undelete", text()]),
       url: postAddress(random, site),
-      replace: anyValue(random),
+      replace: random.chance(0.3) ? { [random.pick(INHERITED_NAMES)]: [text()] } : anyValue(random),
       add: anyValue(random),
       delete: anyValue(random),
     }),
@@ -238,7 +248,9 @@ function micropubRequest(random: Random, site: WritingAppSite): FuzzRequest {
     const search = [
       `q=${random.pick(["config", "source", "syndicate-to", "category", urlComponent(random)])}`,
       ...(random.chance(0.6) ? [`url=${looseUriComponent(postAddress(random, site))}`] : []),
-      ...(random.chance(0.3) ? [`properties[]=${random.pick(["content", "name", urlComponent(random)])}`] : []),
+      ...(random.chance(0.3)
+        ? [`properties[]=${random.pick(["content", "name", random.pick(INHERITED_NAMES), urlComponent(random)])}`]
+        : []),
     ];
     return {
       kind: "Micropub query",
@@ -325,7 +337,7 @@ function xmlRpcRequest(random: Random, site: WritingAppSite): FuzzRequest {
       ...Array.from({ length: random.below(3) }, () => xmlValue(random)),
       ...(random.chance(0.5) ? [`<value><boolean>${random.pick(["1", "0"])}</boolean></value>`] : []),
     ];
-    return `<?xml version="1.0"?><methodCall><methodName>${random.chance(0.9) ? random.pick(XMLRPC_METHODS) : escapeXml(hostileText(random))}</methodName><params>${params.map((param) => `<param>${param}</param>`).join("")}</params></methodCall>`;
+    return `<?xml version="1.0"?><methodCall><methodName>${random.chance(0.9) ? random.pick(XMLRPC_METHODS) : random.chance(0.5) ? random.pick(INHERITED_NAMES) : escapeXml(hostileText(random))}</methodName><params>${params.map((param) => `<param>${param}</param>`).join("")}</params></methodCall>`;
   };
   const body = random.pick([
     call,
