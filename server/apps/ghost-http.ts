@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { asWebRequest } from "../kernel/http-web-request.ts";
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from "express";
 import { isDomainError } from "#domain/errors.ts";
+import { cleanText } from "#domain/forms.ts";
 import { MEDIA_LIMITS, MEDIA_TOO_LARGE_MESSAGE } from "#domain/media.ts";
 import { IMAGE_UPLOAD_MAX_BYTES, MAX_REQUEST_BODY_BYTES } from "../kernel/http-body-limits.ts";
 import { readMultipart } from "../media/index.ts";
@@ -30,6 +31,19 @@ const ERROR_TYPES: Record<number, string> = {
   501: "NotImplementedError",
   503: "InternalServerError",
 };
+
+const BROWSE_PARAMETERS = ["limit", "page", "fields", "include", "order", "filter", "formats"] as const;
+
+/** A browse's parameters as text: a repeated one counts once (its first), each cleaned as a form field is. */
+function query(req: Request): BrowseQuery {
+  const read: BrowseQuery = {};
+  for (const name of BROWSE_PARAMETERS) {
+    const value = req.query[name];
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === "string") read[name] = cleanText(first);
+  }
+  return read;
+}
 
 function sendError(res: Response, status: number, message: string, extra: { property?: string; type?: string } = {}) {
   res
@@ -173,7 +187,7 @@ export function createGhostApiRoutes({ keys, admin, content }: GhostApiRoutesOpt
   );
   adminApi.get(
     "/tags",
-    answer(async (req, res) => res.json(await content.browseTags(req.query as BrowseQuery))),
+    answer(async (req, res) => res.json(await content.browseTags(query(req)))),
   );
   adminApi.post(
     "/images/upload",
@@ -218,7 +232,6 @@ export function createGhostApiRoutes({ keys, admin, content }: GhostApiRoutesOpt
       await keys.authenticateContent(typeof req.query.key === "string" ? req.query.key : undefined, address(req));
     }),
   );
-  const query = (req: Request) => req.query as BrowseQuery;
   const one = async (res: Response, resource: string, item: unknown) =>
     item ? res.json({ [resource]: [item] }) : sendError(res, 404, `${resource.slice(0, -1)} not found`);
   contentApi.get(

@@ -155,6 +155,30 @@ describe.each(testDialects())("Ghost's own clients on $dialect", ({ dialect, ski
     expect((await refusal(contentClient(key.contentKey).posts.browse())).type).toBe("UnauthorizedError");
   });
 
+  it("answers a repeated parameter or a control character in a Content API query in words, never a 500", async () => {
+    await blog.services.posts.createPost(buildPostInput({ published: true, tags: ["Herons"] }));
+    const { contentKey } = await newKey("publish", "Headless");
+    for (const search of [
+      "fields=title&fields=slug",
+      "include=tags&include=authors",
+      "filter=tag:herons&filter=tag:egrets",
+      "filter=tag:her%00ons",
+      "filter=slug:a%01b",
+      "order=title&order=slug",
+      "limit=1&limit=2",
+      "formats=html%00",
+    ]) {
+      for (const resource of ["posts", "pages", "tags", "authors"]) {
+        const answer = await fetch(`${blog.siteUrl}/ghost/api/content/${resource}/?key=${contentKey}&${search}`);
+        expect({ resource, search, status: answer.status }).toEqual({
+          resource,
+          search,
+          status: expect.toSatisfy((status: number) => status === 200 || status === 400),
+        });
+      }
+    }
+  });
+
   it("refuses a revoked key from its next request", async () => {
     const key = await newKey("publish", "Revoked app");
     const api = adminClient(key.adminKey);
